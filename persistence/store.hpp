@@ -1,0 +1,104 @@
+#pragma once
+// The game store. The interface is narrow on purpose: a PostgreSQL backend
+// could implement it later. Today: SQLite in WAL mode, one writer thread with
+// group commit, reads on their own connection.
+//
+// Threads: every call may be made from any thread. Completion callbacks run on
+// the store's own threads; callers post them back to their own executor (a
+// room's strand). Callbacks must not block.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace galloper::persistence {
+
+// What went wrong with storage, for logs and for a typed error to the client.
+struct StoreError {
+  enum class Kind { kNotFound, kConflict, kCorrupt, kIo, kSchema } kind;
+  std::string message;
+};
+
+struct Status {
+  std::optional<StoreError> error;  // empty: committed
+  bool ok() const { return !error; }
+};
+
+struct GameRecord {
+  std::string id;
+  std::string title;
+  std::string ruleset;
+  std::string scenario_name;
+  std::string scenario_text;   // the full scenario, so a game never depends on a file
+  std::vector<std::uint8_t> seed;   // 32 bytes; secret until the game ends
+  std::string seed_commitment;      // hex
+  std::int64_t created_unix = 0;
+  std::string settings;             // serialized game settings (protobuf text)
+  std::uint32_t turn = 0;           // cached for listings
+  std::string phase;                // cached for listings
+  bool ended = false;
+};
+
+struct SeatRecord {
+  std::string game_id;
+  std::string seat;
+  std::string description;
+  std::string token_hash;      // hex SHA-256 of the invite token; tokens are never stored
+};
+
+// One entry of a game's ordered log (answers, umpire actions, resolutions).
+struct StepRecord {
+  std::string game_id;
+  std::uint64_t seq = 0;       // 1, 2, 3 ... within a game
+  std::string kind;            // "answer", "umpire", "resolve", ...
+  std::vector<std::uint8_t> payload;   // serialized protobuf
+  std::uint64_t state_hash = 0;
+  std::int64_t created_unix = 0;
+};
+
+struct StoreOptions {
+  // Group commit: the writer commits when this many writes are pending or this
+  // long after the first one arrived, whichever comes first.
+  std::size_t max_batch = 256;
+  std::uint32_t max_delay_us = 1000;
+  bool run_integrity_check = true;   // PRAGMA integrity_check at open
+};
+
+class Store {
+ public:
+  virtual ~Store() = default;
+
+  // Writes: queued to the single writer, committed with synchronous=FULL, then
+  // `done` runs. Nothing is acknowledged before it is on disk.
+  virtual void create_game(GameRecord game, std::vector<SeatRecord> seats,
+                           std::function<void(Status)> done) = 0;
+  virtual void append_step(StepRecord step, std::function<void(Status)> done) = 0;
+
+  // Reads: answered from a read connection on the store's reader thread.
+  virtual void load_game(std::string id,
+                         std::function<void(std::optional<GameRecord>, Status)> done) = 0;
+  virtual void list_games(std::function<void(std::vector<GameRecord>, Status)> done) = 0;
+  virtual void find_seat(std::string game_id, std::string token_hash,
+                         std::function<void(std::optional<SeatRecord>, Status)> done) = 0;
+  virtual void load_steps(std::string game_id, std::uint64_t after_seq,
+                          std::function<void(std::vector<StepRecord>, Status)> done) = 0;
+
+  // Blocks until every write queued so far is committed (shutdown, tests).
+  virtual void flush() = 0;
+  // Flushes, then stops the threads. Further calls fail with kIo.
+  virtual void close() = 0;
+};
+
+// Opens (creating if needed) the SQLite store at `file`: WAL mode, schema
+// migrations applied, integrity checked. An error names what is wrong and
+// changes nothing on disk.
+struct OpenResult {
+  std::unique_ptr<Store> store;
+  std::optional<StoreError> error;
+};
+OpenResult open_sqlite_store(const std::filesystem::path& file, const StoreOptions& options = {});
+
+}  // namespace galloper::persistence

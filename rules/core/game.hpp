@@ -1,0 +1,139 @@
+#pragma once
+// The seam between a ruleset and the server: a game as the server sees it.
+//
+// A Game is a value: the server holds one per room, asks it questions and
+// replaces it with the next state a resolution returns. Implementations are
+// pure: no I/O, no clocks, no threads, no globals; dice come in from outside.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/vec2.hpp"
+
+namespace galloper::rules {
+
+// The game's secret seed (256 bits). Dice are a pure function of it and the
+// roll's position in the game, so a game replays exactly from its log.
+using Seed = std::array<std::uint8_t, 32>;
+
+// A 64-bit digest of everything in a state that can change an outcome.
+using StateHash = std::uint64_t;
+
+enum class SeatRole : std::uint8_t {
+  kUmpire,     // sees and may do everything
+  kArmy,       // the Marshal's own leaders and army troops of one side
+  kWing,       // one Lieutenant General's wing
+  kSpectator,  // sees what the game's spectator setting allows; never acts
+};
+
+struct Seat {
+  std::string id;           // "umpire", "<army>/army", "<army>/<wing>"
+  SeatRole role = SeatRole::kSpectator;
+  std::string side;         // army id; empty for umpire and spectators
+  std::string wing;         // wing id for kWing
+  std::string description;  // "Allied left wing (Lt Gen Cutts)"
+};
+
+// Per-game settings that change what a seat sees.
+struct ViewSettings {
+  bool side_shared_vision = true;  // false: friendly wings hidden unless seen
+};
+
+// ---- What a seat is shown (mirrors proto/galloper/v1/game.proto). ----
+
+struct RectView {
+  Vec2 center;
+  double width = 0;  // along the front
+  double depth = 0;
+  double facing_deg = 0;
+};
+
+enum class UnitKind : std::uint8_t { kBrigade, kGun, kLeader, kMessenger, kMarker };
+enum class Knowledge : std::uint8_t { kOwn, kFriendly, kSeen, kLastSeen, kUmpire };
+
+struct UnitView {
+  std::string id;
+  UnitKind kind = UnitKind::kBrigade;
+  std::string side;
+  std::string name;
+  Knowledge knowledge = Knowledge::kOwn;
+  std::string troop_type;
+  std::string grade;  // empty where the seat cannot know it
+  std::string formation;
+  std::vector<RectView> bases;
+  std::uint32_t base_count = 0;
+  std::uint32_t dps = 0;
+  std::vector<std::string> status;
+  Vec2 position;  // middle of the front edge
+  double facing_deg = 0;
+  std::string command;
+  std::string wing;
+  std::uint32_t last_seen_turn = 0;
+  std::string rank;         // leaders
+  std::string attached_to;  // leaders
+};
+
+enum class TerrainKind : std::uint8_t {
+  kHill, kWood, kTown, kMarsh, kRough, kStream, kRiver, kHedge, kWall, kDitch,
+  kFortification, kFieldworks, kChevauxDeFrise, kRoad, kBridge, kFord,
+};
+
+struct TerrainView {
+  std::string id;
+  TerrainKind kind = TerrainKind::kRough;
+  std::string name;
+  std::vector<Vec2> outline;
+  bool closed = false;
+  double elevation = 0;
+  bool steep = false;
+  bool major = false;
+};
+
+struct SideView {
+  std::string id;
+  std::string name;
+  bool attacker = false;
+};
+
+struct View {
+  std::string ruleset;
+  std::string scenario;
+  std::string title;
+  std::string seat;
+  std::string side;
+  double table_width = 0;
+  double table_depth = 0;
+  std::string unit_name;  // "inch"
+  std::uint32_t turn = 0;
+  std::string phase;
+  std::uint32_t turn_limit = 0;
+  std::vector<SideView> sides;
+  std::vector<TerrainView> terrain;
+  std::vector<UnitView> units;
+};
+
+class Game {
+ public:
+  virtual ~Game() = default;
+
+  virtual std::string_view ruleset() const = 0;
+  virtual std::string_view scenario_name() const = 0;
+  virtual std::string_view title() const = 0;
+  virtual std::uint32_t turn() const = 0;
+  virtual std::string phase() const = 0;
+
+  // Every seat this game offers, the umpire's first.
+  virtual std::vector<Seat> seats() const = 0;
+
+  // The one path to what a seat may see. Nothing shown to a seat is built any
+  // other way. An unknown seat id sees only the table and the terrain.
+  virtual View view_for(std::string_view seat, const ViewSettings& settings) const = 0;
+
+  virtual StateHash state_hash() const = 0;
+  virtual std::unique_ptr<Game> clone() const = 0;
+};
+
+}  // namespace galloper::rules
