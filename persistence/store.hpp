@@ -57,6 +57,7 @@ struct StepRecord {
   std::vector<std::uint8_t> payload;   // serialized protobuf
   std::uint64_t state_hash = 0;
   std::int64_t created_unix = 0;
+  bool superseded = false;     // read back only; set by a later umpire undo, never by append_step
 };
 
 struct StoreOptions {
@@ -65,6 +66,17 @@ struct StoreOptions {
   std::size_t max_batch = 256;
   std::uint32_t max_delay_us = 1000;
   bool run_integrity_check = true;   // PRAGMA integrity_check at open
+  // How long a connection waits for a lock held by another process (e.g. a
+  // `galloper backup` or an sqlite3 shell) before the write fails with kIo.
+  std::uint32_t busy_timeout_ms = 5000;
+};
+
+// Counters since the store was opened, for tests, metrics and benchmarks.
+struct StoreStats {
+  std::uint64_t writes_committed = 0;        // writes whose `done` got ok
+  std::uint64_t writes_failed = 0;           // writes whose `done` got an error
+  std::uint64_t transactions_committed = 0;  // group-commit batches (one fsync each)
+  std::uint64_t largest_batch = 0;           // most writes in one transaction
 };
 
 class Store {
@@ -81,6 +93,9 @@ class Store {
   virtual void load_game(std::string id,
                          std::function<void(std::optional<GameRecord>, Status)> done) = 0;
   virtual void list_games(std::function<void(std::vector<GameRecord>, Status)> done) = 0;
+  // All seats of a game (rooms keep the token hashes and compare in constant time).
+  virtual void load_seats(std::string game_id,
+                          std::function<void(std::vector<SeatRecord>, Status)> done) = 0;
   virtual void find_seat(std::string game_id, std::string token_hash,
                          std::function<void(std::optional<SeatRecord>, Status)> done) = 0;
   virtual void load_steps(std::string game_id, std::uint64_t after_seq,
@@ -90,6 +105,18 @@ class Store {
   virtual void flush() = 0;
   // Flushes, then stops the threads. Further calls fail with kIo.
   virtual void close() = 0;
+
+  // Additions after the first cut. They have default bodies so other
+  // implementations (test fakes) keep compiling.
+
+  // Writes a consistent copy of the whole store to `dest` (which must not
+  // exist; kConflict if it does) while writes carry on; for `galloper backup`.
+  // The copy is complete and renamed into place before `done` gets ok.
+  virtual void backup_to(std::filesystem::path dest, std::function<void(Status)> done) {
+    (void)dest;
+    done(Status{StoreError{StoreError::Kind::kIo, "backup is not supported by this store"}});
+  }
+  virtual StoreStats stats() const { return {}; }
 };
 
 // Opens (creating if needed) the SQLite store at `file`: WAL mode, schema

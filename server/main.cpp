@@ -1,0 +1,131 @@
+// galloper: the command line. `galloper --help` lists the commands.
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "codec/scenario_codec.hpp"
+#include "server/src/server.hpp"
+#include "server/src/version.hpp"
+
+namespace {
+
+using galloper::server::ServerConfig;
+
+// "host:port", "[v6]:port" or ":port".
+bool parse_listen(const std::string& text, ServerConfig& cfg, std::string& why) {
+  const auto colon = text.rfind(':');
+  if (colon == std::string::npos) {
+    why = "expected HOST:PORT, e.g. 127.0.0.1:8080";
+    return false;
+  }
+  std::string host = text.substr(0, colon);
+  const std::string port = text.substr(colon + 1);
+  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  if (host.empty()) host = "0.0.0.0";
+  if (host == "localhost") host = "127.0.0.1";
+  int p = 0;
+  try {
+    std::size_t used = 0;
+    p = std::stoi(port, &used);
+    if (used != port.size()) throw std::invalid_argument("trailing");
+  } catch (const std::exception&) {
+    why = "the port '" + port + "' is not a number";
+    return false;
+  }
+  if (p < 0 || p > 65535) {
+    why = "the port must be 0-65535 (0 picks a free one)";
+    return false;
+  }
+  cfg.listen_address = host;
+  cfg.listen_port = static_cast<unsigned short>(p);
+  return true;
+}
+
+int check_scenario_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::cerr << path << ": cannot read the file\n";
+    return 2;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  const auto problems = galloper::codec::check_scenario(text.str());
+  if (problems.empty()) {
+    std::cout << "ok\n";
+    return 0;
+  }
+  std::cout << galloper::codec::format_problems(path, problems);
+  std::cerr << problems.size() << " problem(s) in " << path << "\n";
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"galloper: an authoritative game server for horse-and-musket wargames"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(galloper::server::kServerVersion));
+
+  ServerConfig cfg;
+  std::string listen = "0.0.0.0:8080";
+  unsigned idle_timeout_s = static_cast<unsigned>(cfg.idle_timeout.count());
+  unsigned handshake_timeout_s = static_cast<unsigned>(cfg.handshake_timeout.count());
+  auto* serve = app.add_subcommand("serve", "Run the server: web client, HTTP API and WebSocket on one port");
+  serve->add_option("--listen", listen, "Address and port to listen on (port 0 picks a free one)")
+      ->capture_default_str();
+  serve->add_option("--data", cfg.data_dir, "Directory for the SQLite game store (galloper.db)")
+      ->capture_default_str();
+  serve->add_option("--static-dir", cfg.static_dir, "Directory of the built web client, served at /");
+  serve->add_option("--log-level", cfg.log_level, "trace, debug, info, warn, error or critical")
+      ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
+      ->capture_default_str();
+  serve->add_option("--allowed-origin", cfg.allowed_origins,
+                    "Extra browser Origin allowed to open the WebSocket (repeatable); the server's own is always allowed");
+  serve->add_option("--threads", cfg.threads, "I/O threads (0: one per core)")->capture_default_str();
+  serve->add_option("--read-message-max", cfg.read_message_max, "Largest WebSocket message accepted, in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1024}, std::size_t{16} * 1024 * 1024));
+  serve->add_option("--idle-timeout", idle_timeout_s, "Seconds of silence before a connection is dropped (pings at half)")
+      ->capture_default_str()
+      ->check(CLI::Range(2u, 3600u));
+  serve->add_option("--handshake-timeout", handshake_timeout_s, "Seconds allowed for the WebSocket handshake")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 300u));
+  serve->add_option("--max-connections-per-ip", cfg.max_connections_per_ip, "Connections allowed from one address")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  serve->add_option("--ready-file", cfg.ready_file, "Write the bound port to this file once listening (for scripts)");
+
+  auto* version = app.add_subcommand("version", "Print the server and protocol versions");
+
+  auto* scenario = app.add_subcommand("scenario", "Work with scenario files");
+  scenario->require_subcommand(1);
+  std::string scenario_file;
+  auto* check = scenario->add_subcommand("check", "Check a scenario file: prints ok, or every problem as file:line:column");
+  check->add_option("FILE", scenario_file, "Scenario in protobuf text format")->required();
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (*version) {
+    std::cout << "galloper " << galloper::server::kServerVersion << " (protocol " << galloper::server::kProtocolMajor
+              << "." << galloper::server::kProtocolMinor << ")\n";
+    return 0;
+  }
+  if (*check) return check_scenario_file(scenario_file);
+  if (*serve) {
+    std::string why;
+    if (!parse_listen(listen, cfg, why)) {
+      std::cerr << "--listen " << listen << ": " << why << "\n";
+      return 2;
+    }
+    cfg.idle_timeout = std::chrono::seconds(idle_timeout_s);
+    cfg.handshake_timeout = std::chrono::seconds(handshake_timeout_s);
+    spdlog::set_level(spdlog::level::from_str(cfg.log_level));
+    spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+    return galloper::server::run_server(cfg);
+  }
+  return 0;
+}

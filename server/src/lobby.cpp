@@ -1,0 +1,289 @@
+#include "server/src/lobby.hpp"
+
+#include <google/protobuf/text_format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+
+#include "codec/scenario_codec.hpp"
+#include "galloper/v1/scenario.pb.h"
+#include "server/src/frame_codec.hpp"
+#include "server/src/tokens.hpp"
+
+namespace galloper::server {
+
+namespace {
+
+std::int64_t now_unix() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+v1::Error error_of(v1::ErrorCode code, std::string message) {
+  v1::Error e;
+  e.set_code(code);
+  e.set_message(std::move(message));
+  return e;
+}
+
+v1::Error storage_error(const persistence::StoreError& e) {
+  return error_of(v1::ERROR_CODE_STORAGE, "the game store failed: " + e.message + "; nothing was changed");
+}
+
+}  // namespace
+
+Lobby::Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics)
+    : ioc_(ioc), store_(store), metrics_(metrics) {}
+
+std::size_t Lobby::rooms_loaded() const {
+  std::lock_guard lock(mu_);
+  return rooms_.size();
+}
+
+void Lobby::send_error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code,
+                       std::string message, std::vector<std::pair<std::string, std::string>> context) {
+  auto e = make_error(correlation_id, code, std::move(message));
+  for (auto& [k, v] : context) (*e.mutable_error()->mutable_context())[k] = v;
+  metrics_.errors++;
+  peer->send(make_outgoing(std::move(e)));
+}
+
+void Lobby::list_scenarios(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  v1::Envelope reply;
+  reply.set_correlation_id(correlation_id);
+  auto* list = reply.mutable_scenario_list();
+  for (const auto& bundled : codec::bundled_scenarios()) {
+    v1::scenario::Scenario s;
+    google::protobuf::TextFormat::Parser parser;
+    parser.AllowPartialMessage(true);
+    if (!parser.ParseFromString(std::string(bundled.text), &s)) continue;  // checked by tests
+    auto* info = list->add_scenarios();
+    info->set_name(std::string(bundled.name));
+    info->set_title(s.title());
+    info->set_ruleset(s.ruleset());
+    info->set_description(s.description());
+  }
+  peer->send(make_outgoing(std::move(reply)));
+}
+
+void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Peer>& peer,
+                        std::uint64_t correlation_id) {
+  std::string scenario_text;
+  std::string scenario_label;
+  switch (request.source_case()) {
+    case v1::CreateGame::kScenarioName: {
+      const auto* bundled = codec::find_bundled_scenario(request.scenario_name());
+      if (bundled == nullptr) {
+        send_error(peer, correlation_id, v1::ERROR_CODE_NOT_FOUND,
+                   "there is no bundled scenario named '" + request.scenario_name() +
+                       "'; ListScenarios gives the names",
+                   {{"scenario_name", request.scenario_name()}});
+        return;
+      }
+      scenario_text = std::string(bundled->text);
+      scenario_label = std::string(bundled->name);
+      break;
+    }
+    case v1::CreateGame::kScenarioText:
+      scenario_text = request.scenario_text();
+      scenario_label = "uploaded";
+      break;
+    default:
+      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "CreateGame needs a scenario_name or a scenario_text");
+      return;
+  }
+
+  const auto seed = random_seed();
+  auto loaded = codec::load_scenario(scenario_text, seed);
+  if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
+    send_error(peer, correlation_id, v1::ERROR_CODE_BAD_SCENARIO,
+               "the scenario has " + std::to_string(problems->size()) + " problem(s)",
+               {{"problems", codec::format_problems(scenario_label, *problems)}});
+    return;
+  }
+  auto new_game = std::move(std::get<codec::NewGame>(loaded));
+
+  persistence::GameRecord record;
+  record.id = "g" + random_hex(12);
+  record.title = request.title().empty() ? new_game.title : request.title();
+  record.ruleset = new_game.ruleset;
+  record.scenario_name = new_game.name;
+  record.scenario_text = std::move(scenario_text);
+  record.seed.assign(seed.begin(), seed.end());
+  record.seed_commitment = seed_commitment(seed, record.id);
+  record.created_unix = now_unix();
+  record.turn = new_game.game->turn();
+  record.phase = new_game.game->phase();
+
+  v1::Envelope reply;
+  reply.set_correlation_id(correlation_id);
+  auto* created = reply.mutable_game_created();
+  created->set_game_id(record.id);
+  created->set_seed_commitment(record.seed_commitment);
+  std::vector<persistence::SeatRecord> seat_records;
+  for (const auto& seat : new_game.game->seats()) {  // the umpire's first
+    const std::string token = random_hex(32);  // 256 bits
+    auto* invite = created->add_invites();
+    invite->set_seat(seat.id);
+    invite->set_description(seat.description);
+    invite->set_token(token);
+    seat_records.push_back({record.id, seat.id, seat.description, token_hash(token)});
+  }
+
+  // std::function needs a copyable callable: the game rides in a shared holder.
+  auto game_holder = std::make_shared<std::unique_ptr<rules::Game>>(std::move(new_game.game));
+  auto reply_ptr = std::make_shared<v1::Envelope>(std::move(reply));
+  auto self = shared_from_this();
+  auto record_copy = record;
+  auto seats_copy = seat_records;
+  store_.create_game(
+      std::move(record), std::move(seat_records),
+      [self, peer, correlation_id, game_holder, reply_ptr, record_copy = std::move(record_copy),
+       seats_copy = std::move(seats_copy)](persistence::Status status) mutable {
+        if (!status.ok()) {
+          spdlog::error("{} create game failed: {}", peer->describe(), status.error->message);
+          self->metrics_.errors++;
+          v1::Envelope e;
+          e.set_correlation_id(correlation_id);
+          *e.mutable_error() = storage_error(*status.error);
+          peer->send(make_outgoing(std::move(e)));
+          return;
+        }
+        auto room = std::make_shared<Room>(self->ioc_, record_copy, std::move(*game_holder),
+                                           std::move(seats_copy), self->metrics_);
+        {
+          std::lock_guard lock(self->mu_);
+          self->rooms_.emplace(record_copy.id, room);
+        }
+        self->metrics_.games_created++;
+        spdlog::info("{} created game {} from scenario '{}'", peer->describe(), record_copy.id,
+                     record_copy.scenario_name);
+        peer->send(make_outgoing(std::move(*reply_ptr)));
+      });
+}
+
+void Lobby::join_game(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer,
+                      std::uint64_t correlation_id) {
+  if (request.game_id().empty() || request.token().empty()) {
+    send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "JoinGame needs a game_id and a token");
+    return;
+  }
+  auto self = shared_from_this();
+  with_room(request.game_id(), [self, peer, correlation_id, token = request.token()](
+                                   std::shared_ptr<Room> room, std::optional<v1::Error> error) {
+    if (!room) {
+      self->metrics_.errors++;
+      v1::Envelope e;
+      e.set_correlation_id(correlation_id);
+      *e.mutable_error() = std::move(*error);
+      peer->send(make_outgoing(std::move(e)));
+      return;
+    }
+    room->join(token, peer, correlation_id);
+  });
+}
+
+void Lobby::with_room(const std::string& game_id, RoomCallback done) {
+  {
+    std::lock_guard lock(mu_);
+    if (auto it = rooms_.find(game_id); it != rooms_.end()) {
+      auto room = it->second;
+      done(std::move(room), std::nullopt);
+      return;
+    }
+    auto [it, first] = loading_.try_emplace(game_id);
+    it->second.push_back(std::move(done));
+    if (!first) return;  // a load is already on its way
+  }
+
+  auto self = shared_from_this();
+  store_.load_game(game_id, [self, game_id](std::optional<persistence::GameRecord> record,
+                                            persistence::Status status) {
+    if (!status.ok()) {
+      self->finish_load(game_id, nullptr, storage_error(*status.error));
+      return;
+    }
+    if (!record) {
+      self->finish_load(game_id, nullptr,
+                        error_of(v1::ERROR_CODE_NOT_FOUND, "there is no game " + game_id));
+      return;
+    }
+    self->store_.load_seats(game_id, [self, game_id, record = std::move(*record)](
+                                         std::vector<persistence::SeatRecord> seats,
+                                         persistence::Status status) mutable {
+      if (!status.ok()) {
+        self->finish_load(game_id, nullptr, storage_error(*status.error));
+        return;
+      }
+      rules::Seed seed{};
+      if (record.seed.size() != seed.size()) {
+        self->finish_load(game_id, nullptr,
+                          error_of(v1::ERROR_CODE_STORAGE, "game " + game_id + " has a damaged seed"));
+        return;
+      }
+      std::copy(record.seed.begin(), record.seed.end(), seed.begin());
+      auto loaded = codec::load_scenario(record.scenario_text, seed);
+      if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
+        spdlog::error("game {}: its stored scenario no longer loads: {}", game_id,
+                      codec::format_problems(record.scenario_name, *problems));
+        self->finish_load(game_id, nullptr,
+                          error_of(v1::ERROR_CODE_STORAGE,
+                                   "game " + game_id + " cannot be loaded: its stored scenario fails the "
+                                   "checks of this server version"));
+        return;
+      }
+      auto game = std::move(std::get<codec::NewGame>(loaded).game);
+      auto room = std::make_shared<Room>(self->ioc_, std::move(record), std::move(game), std::move(seats),
+                                         self->metrics_);
+      spdlog::info("game {} loaded from the store", game_id);
+      self->finish_load(game_id, std::move(room), std::nullopt);
+    });
+  });
+}
+
+void Lobby::finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error) {
+  std::vector<RoomCallback> waiters;
+  {
+    std::lock_guard lock(mu_);
+    if (room) rooms_.emplace(game_id, room);
+    auto it = loading_.find(game_id);
+    if (it != loading_.end()) {
+      waiters = std::move(it->second);
+      loading_.erase(it);
+    }
+  }
+  for (auto& w : waiters) w(room, error);
+}
+
+void Lobby::list_games(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  auto self = shared_from_this();
+  store_.list_games([self, peer, correlation_id](std::vector<persistence::GameRecord> games,
+                                                 persistence::Status status) {
+    if (!status.ok()) {
+      v1::Envelope e;
+      e.set_correlation_id(correlation_id);
+      *e.mutable_error() = storage_error(*status.error);
+      self->metrics_.errors++;
+      peer->send(make_outgoing(std::move(e)));
+      return;
+    }
+    v1::Envelope reply;
+    reply.set_correlation_id(correlation_id);
+    auto* list = reply.mutable_game_list();
+    for (const auto& g : games) {
+      auto* s = list->add_games();
+      s->set_game_id(g.id);
+      s->set_title(g.title);
+      s->set_scenario(g.scenario_name);
+      s->set_ruleset(g.ruleset);
+      s->set_turn(g.turn);
+      s->set_phase(g.phase);
+      s->set_created_unix(g.created_unix);
+    }
+    peer->send(make_outgoing(std::move(reply)));
+  });
+}
+
+}  // namespace galloper::server

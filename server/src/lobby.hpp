@@ -1,0 +1,50 @@
+#pragma once
+// Requests that are not yet inside a game: scenarios, creating, listing and
+// joining games. Owns the registry of rooms in memory; games load lazily on the
+// first join after a restart.
+#include <boost/asio/io_context.hpp>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "galloper/v1/protocol.pb.h"
+#include "persistence/store.hpp"
+#include "server/src/metrics.hpp"
+#include "server/src/outgoing.hpp"
+#include "server/src/room.hpp"
+
+namespace galloper::server {
+
+class Lobby : public std::enable_shared_from_this<Lobby> {
+ public:
+  Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics);
+
+  void list_scenarios(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void create_game(const v1::CreateGame& request, const std::shared_ptr<Peer>& peer,
+                   std::uint64_t correlation_id);
+  void join_game(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer,
+                 std::uint64_t correlation_id);
+  void list_games(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+
+  std::size_t rooms_loaded() const;
+
+ private:
+  using RoomCallback = std::function<void(std::shared_ptr<Room>, std::optional<v1::Error>)>;
+  void with_room(const std::string& game_id, RoomCallback done);
+  void finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error);
+  void send_error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code,
+                  std::string message, std::vector<std::pair<std::string, std::string>> context = {});
+
+  net::io_context& ioc_;
+  persistence::Store& store_;
+  Metrics& metrics_;
+
+  mutable std::mutex mu_;  // guards the two maps below; held only briefly, never across I/O
+  std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;
+  std::unordered_map<std::string, std::vector<RoomCallback>> loading_;
+};
+
+}  // namespace galloper::server

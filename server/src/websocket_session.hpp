@@ -1,0 +1,79 @@
+#pragma once
+// One WebSocket connection (Beast chat-multi shape): its own strand, one read
+// and at most one write in flight, a bounded outgoing queue. A client that
+// stops reading until the queue is full is disconnected, so memory stays bounded.
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <memory>
+#include <string>
+
+#include "server/src/frame_codec.hpp"
+#include "server/src/outgoing.hpp"
+#include "server/src/shared_state.hpp"
+
+namespace galloper::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+
+class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSocketSession> {
+ public:
+  WebSocketSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, IpSlot slot,
+                   std::string peer);
+  ~WebSocketSession() override;
+
+  void run(http::request<http::string_body> request);
+
+  // Peer
+  void send(OutgoingPtr message) override;
+  std::string describe() const override;
+  void set_seat(std::string game_id, std::string seat) override;
+
+  // Thread-safe: closes with the given code after what is queued.
+  void close(websocket::close_code code, std::string reason);
+
+ private:
+  struct Queued {
+    std::shared_ptr<const std::string> frame;
+    bool binary;
+  };
+
+  void on_accept(beast::error_code ec);
+  void do_read();
+  void on_read(beast::error_code ec, std::size_t bytes);
+  void on_send(OutgoingPtr message);
+  void do_write();
+  void on_write(beast::error_code ec, std::size_t bytes);
+  void do_close(websocket::close_code code, std::string reason);
+  void start_close();
+  void fail(beast::error_code ec, const char* what);
+
+  void handle(std::string_view payload, Encoding encoding);
+  void handle_hello(const v1::Envelope& envelope);
+  void reply_error(std::uint64_t correlation_id, v1::ErrorCode code, std::string message);
+
+  websocket::stream<beast::tcp_stream> ws_;
+  beast::flat_buffer buffer_;
+  std::shared_ptr<SharedState> state_;
+  IpSlot slot_;
+  const std::string peer_;
+
+  // Touched only on the strand.
+  std::deque<Queued> queue_;
+  std::size_t queued_bytes_ = 0;
+  bool writing_ = false;
+  bool closing_ = false;
+  std::optional<websocket::close_reason> pending_close_;  // sent once the queue drains
+  bool helloed_ = false;
+  Encoding encoding_ = Encoding::kBinary;  // of the client's last frame; pushes use it
+  std::string game_id_;
+  std::string seat_;
+  mutable std::mutex describe_mu_;  // describe() is called from room strands
+};
+
+}  // namespace galloper::server

@@ -1,0 +1,238 @@
+#pragma once
+// Integration harness: starts the real `galloper serve` on a loopback port
+// with its own temporary data directory, and talks to it over real sockets.
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <google/protobuf/util/json_util.h>
+
+#include "galloper/v1/protocol.pb.h"
+
+namespace galloper::testing {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+namespace websocket = beast::websocket;
+using tcp = net::ip::tcp;
+
+inline std::filesystem::path make_temp_dir(const std::string& tag) {
+  std::random_device rd;
+  auto dir = std::filesystem::temp_directory_path() /
+             ("galloper-" + tag + "-" + std::to_string(::getpid()) + "-" + std::to_string(rd()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// One `galloper serve` child process.
+class ServerProcess {
+ public:
+  explicit ServerProcess(std::filesystem::path data_dir, std::vector<std::string> extra_args = {})
+      : data_dir_(std::move(data_dir)), extra_args_(std::move(extra_args)) {}
+  ~ServerProcess() { stop(SIGKILL); }
+
+  void start() {
+    ready_file_ = data_dir_ / "ready";
+    std::filesystem::remove(ready_file_);
+    log_file_ = data_dir_ / "server.log";
+    std::vector<std::string> args = {GALLOPER_BINARY, "serve", "--listen", "127.0.0.1:0", "--data",
+                                     data_dir_.string(), "--ready-file", ready_file_.string(),
+                                     "--log-level", "debug", "--threads", "2"};
+    args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+    pid_ = ::fork();
+    ASSERT_GE(pid_, 0);
+    if (pid_ == 0) {
+      std::FILE* log = std::freopen(log_file_.c_str(), "a", stdout);
+      (void)log;
+      ::dup2(::fileno(stdout), 2);
+      std::vector<char*> argv;
+      for (auto& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      ::execv(argv[0], argv.data());
+      std::_Exit(127);
+    }
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (std::chrono::steady_clock::now() < deadline) {
+      if (std::filesystem::exists(ready_file_)) {
+        std::ifstream in(ready_file_);
+        in >> port_;
+        if (port_ != 0) return;
+      }
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        FAIL() << "galloper serve exited early; log:\n" << log();
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    FAIL() << "galloper serve did not become ready; log:\n" << log();
+  }
+
+  // Sends `sig` and waits; returns the exit status (or -1).
+  int stop(int sig = SIGTERM) {
+    if (pid_ <= 0) return -1;
+    ::kill(pid_, sig);
+    int status = 0;
+    ::waitpid(pid_, &status, 0);
+    pid_ = -1;
+    return status;
+  }
+
+  unsigned short port() const { return port_; }
+  std::string log() const {
+    std::ifstream in(log_file_);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+
+ private:
+  std::filesystem::path data_dir_;
+  std::vector<std::string> extra_args_;
+  std::filesystem::path ready_file_;
+  std::filesystem::path log_file_;
+  pid_t pid_ = -1;
+  unsigned short port_ = 0;
+};
+
+inline void set_receive_timeout(tcp::socket& s, int seconds) {
+  timeval tv{seconds, 0};
+  ::setsockopt(s.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+}
+
+struct HttpResult {
+  unsigned status = 0;
+  std::string body;
+  std::string content_type;
+};
+
+inline HttpResult http_get(unsigned short port, const std::string& target) {
+  net::io_context ioc;
+  tcp::socket socket(ioc);
+  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  set_receive_timeout(socket, 10);
+  http::request<http::empty_body> req{http::verb::get, target, 11};
+  req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+  http::write(socket, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(socket, buffer, res);
+  return {res.result_int(), res.body(), std::string(res[http::field::content_type])};
+}
+
+// A WebSocket client speaking protocol v1 in binary or JSON.
+class Client {
+ public:
+  enum class Mode { kBinary, kJson };
+
+  explicit Client(unsigned short port, Mode mode = Mode::kBinary, std::string origin = {})
+      : ws_(ioc_), mode_(mode) {
+    auto& sock = ws_.next_layer();
+    sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+    set_receive_timeout(sock, 10);
+    ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& req) {
+      if (!origin.empty()) req.set(http::field::origin, origin);
+    }));
+    ws_.handshake(handshake_response_, "127.0.0.1:" + std::to_string(port), "/ws", ec_);
+    ws_.binary(mode_ == Mode::kBinary);
+  }
+
+  bool connected() const { return !ec_; }
+  const beast::error_code& handshake_error() const { return ec_; }
+  const websocket::response_type& handshake_response() const { return handshake_response_; }
+
+  void send(const v1::Envelope& env) {
+    std::string out;
+    if (mode_ == Mode::kBinary) {
+      env.SerializeToString(&out);
+    } else {
+      auto st = google::protobuf::util::MessageToJsonString(env, &out);
+      ASSERT_TRUE(st.ok());
+    }
+    send_raw(out, mode_ == Mode::kBinary);
+  }
+
+  void send_raw(const std::string& payload, bool binary) {
+    ws_.binary(binary);
+    ws_.write(net::buffer(payload));
+    ws_.binary(mode_ == Mode::kBinary);
+  }
+
+  // Next message; empty if the connection closed or timed out.
+  std::optional<v1::Envelope> receive() {
+    beast::flat_buffer buffer;
+    beast::error_code ec;
+    ws_.read(buffer, ec);
+    if (ec) {
+      last_read_error_ = ec;
+      return std::nullopt;
+    }
+    v1::Envelope env;
+    const std::string data = beast::buffers_to_string(buffer.data());
+    if (ws_.got_binary()) {
+      if (!env.ParseFromString(data)) return std::nullopt;
+    } else {
+      last_text_ = data;
+      if (!google::protobuf::util::JsonStringToMessage(data, &env).ok()) return std::nullopt;
+    }
+    last_was_binary_ = ws_.got_binary();
+    return env;
+  }
+
+  // Sends a request and returns the reply with the same correlation id.
+  v1::Envelope call(v1::Envelope request) {
+    request.set_correlation_id(++next_id_);
+    send(request);
+    for (int i = 0; i < 100; ++i) {
+      auto reply = receive();
+      if (!reply) {
+        ADD_FAILURE() << "no reply: " << last_read_error_.message();
+        return {};
+      }
+      if (reply->correlation_id() == request.correlation_id()) return *reply;
+    }
+    ADD_FAILURE() << "no reply with correlation id " << request.correlation_id();
+    return {};
+  }
+
+  v1::Envelope hello(unsigned major = 1) {
+    v1::Envelope e;
+    e.mutable_hello()->mutable_protocol()->set_major(major);
+    e.mutable_hello()->set_client_name("integration-test");
+    return call(e);
+  }
+
+  websocket::close_reason close_reason() const { return ws_.reason(); }
+  beast::error_code last_read_error() const { return last_read_error_; }
+  bool last_was_binary() const { return last_was_binary_; }
+  const std::string& last_text() const { return last_text_; }
+
+ private:
+  net::io_context ioc_;
+  websocket::stream<tcp::socket> ws_;
+  websocket::response_type handshake_response_;
+  Mode mode_;
+  beast::error_code ec_;
+  beast::error_code last_read_error_;
+  bool last_was_binary_ = false;
+  std::string last_text_;
+  std::uint64_t next_id_ = 0;
+};
+
+}  // namespace galloper::testing

@@ -1,0 +1,178 @@
+// The WebSocket protocol over a real connection: handshake, encodings, and
+// every kind of bad frame gets its typed error while the server carries on.
+#include "tests/integration/harness.hpp"
+
+namespace galloper::testing {
+namespace {
+
+class ProtocolTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = make_temp_dir("proto");
+    server_.emplace(dir_, std::vector<std::string>{"--read-message-max", "4096"});
+    server_->start();
+  }
+  void TearDown() override {
+    if (server_) EXPECT_EQ(server_->stop(SIGTERM), 0) << server_->log();
+    std::filesystem::remove_all(dir_);
+  }
+  std::filesystem::path dir_;
+  std::optional<ServerProcess> server_;
+};
+
+TEST_F(ProtocolTest, HelloGetsWelcomeInBinary) {
+  Client c(server_->port(), Client::Mode::kBinary);
+  ASSERT_TRUE(c.connected()) << c.handshake_error().message();
+  auto reply = c.hello();
+  ASSERT_TRUE(reply.has_welcome()) << reply.DebugString();
+  EXPECT_EQ(reply.welcome().protocol().major(), 1u);
+  EXPECT_FALSE(reply.welcome().server_version().empty());
+  EXPECT_TRUE(c.last_was_binary());
+}
+
+TEST_F(ProtocolTest, HelloGetsWelcomeInJson) {
+  Client c(server_->port(), Client::Mode::kJson);
+  auto reply = c.hello();
+  ASSERT_TRUE(reply.has_welcome()) << reply.DebugString();
+  EXPECT_FALSE(c.last_was_binary());
+  EXPECT_NE(c.last_text().find("\"welcome\""), std::string::npos) << c.last_text();
+}
+
+TEST_F(ProtocolTest, DifferentMajorVersionIsRefusedAndClosed) {
+  Client c(server_->port());
+  auto reply = c.hello(2);
+  ASSERT_TRUE(reply.has_error()) << reply.DebugString();
+  EXPECT_EQ(reply.error().code(), v1::ERROR_CODE_VERSION_MISMATCH);
+  EXPECT_EQ(reply.error().context().at("server_major"), "1");
+  EXPECT_FALSE(c.receive().has_value());
+  EXPECT_EQ(c.close_reason().code, websocket::close_code::protocol_error);
+}
+
+TEST_F(ProtocolTest, RequestBeforeHelloIsRefused) {
+  Client c(server_->port());
+  v1::Envelope e;
+  e.mutable_list_games();
+  auto reply = c.call(e);
+  ASSERT_TRUE(reply.has_error());
+  EXPECT_EQ(reply.error().code(), v1::ERROR_CODE_HANDSHAKE_REQUIRED);
+  EXPECT_TRUE(c.hello().has_welcome());  // and the connection is still usable
+}
+
+TEST_F(ProtocolTest, MalformedBinaryFrameGetsTypedErrorAndConnectionSurvives) {
+  Client c(server_->port());
+  ASSERT_TRUE(c.hello().has_welcome());
+  c.send_raw(std::string("\xff\xff\xff\xff\x0f garbage", 13), true);
+  auto reply = c.receive();
+  ASSERT_TRUE(reply && reply->has_error());
+  EXPECT_EQ(reply->error().code(), v1::ERROR_CODE_MALFORMED_FRAME);
+  v1::Envelope e;
+  e.mutable_list_scenarios();
+  EXPECT_TRUE(c.call(e).has_scenario_list());
+}
+
+TEST_F(ProtocolTest, MalformedJsonFrameGetsTypedError) {
+  Client c(server_->port(), Client::Mode::kJson);
+  ASSERT_TRUE(c.hello().has_welcome());
+  c.send_raw("{\"correlationId\": \"7\", \"hello\": ", false);
+  auto reply = c.receive();
+  ASSERT_TRUE(reply && reply->has_error());
+  EXPECT_EQ(reply->error().code(), v1::ERROR_CODE_MALFORMED_FRAME);
+  EXPECT_FALSE(c.last_was_binary());  // answered in the client's encoding
+}
+
+TEST_F(ProtocolTest, UnknownBinaryMessageKeepsItsCorrelationId) {
+  Client c(server_->port());
+  ASSERT_TRUE(c.hello().has_welcome());
+  // correlation_id = 42, then field 999 (length-delimited, empty): a message
+  // from a newer protocol this server does not know.
+  std::string frame;
+  frame += static_cast<char>(0x08);
+  frame += static_cast<char>(42);
+  frame += "\xba\x3e";  // tag (999 << 3) | 2 as a varint
+  frame += static_cast<char>(0);
+  c.send_raw(frame, true);
+  auto reply = c.receive();
+  ASSERT_TRUE(reply && reply->has_error());
+  EXPECT_EQ(reply->error().code(), v1::ERROR_CODE_UNKNOWN_MESSAGE);
+  EXPECT_EQ(reply->correlation_id(), 42u);
+}
+
+TEST_F(ProtocolTest, UnknownJsonMessageIsNamed) {
+  Client c(server_->port(), Client::Mode::kJson);
+  ASSERT_TRUE(c.hello().has_welcome());
+  c.send_raw(R"({"correlationId": "9", "launchRockets": {}})", false);
+  auto reply = c.receive();
+  ASSERT_TRUE(reply && reply->has_error());
+  EXPECT_EQ(reply->error().code(), v1::ERROR_CODE_UNKNOWN_MESSAGE);
+  EXPECT_EQ(reply->correlation_id(), 9u);
+  EXPECT_NE(reply->error().message().find("launchRockets"), std::string::npos) << reply->error().message();
+}
+
+TEST_F(ProtocolTest, ServerOnlyMessageFromClientIsRefused) {
+  Client c(server_->port());
+  ASSERT_TRUE(c.hello().has_welcome());
+  v1::Envelope e;
+  e.mutable_welcome();
+  auto reply = c.call(e);
+  ASSERT_TRUE(reply.has_error());
+  EXPECT_EQ(reply.error().code(), v1::ERROR_CODE_UNKNOWN_MESSAGE);
+}
+
+TEST_F(ProtocolTest, OversizedFrameClosesWith1009AndOthersCarryOn) {
+  Client other(server_->port());
+  ASSERT_TRUE(other.hello().has_welcome());
+
+  Client big(server_->port());
+  ASSERT_TRUE(big.hello().has_welcome());
+  big.send_raw(std::string(5000, 'x'), true);  // --read-message-max 4096
+  EXPECT_FALSE(big.receive().has_value());
+  EXPECT_EQ(big.close_reason().code, websocket::close_code::too_big);
+
+  v1::Envelope e;
+  e.mutable_list_scenarios();
+  EXPECT_TRUE(other.call(e).has_scenario_list());
+  Client fresh(server_->port());
+  EXPECT_TRUE(fresh.hello().has_welcome());
+}
+
+TEST_F(ProtocolTest, ForeignOriginIsRefusedOwnOriginAccepted) {
+  Client evil(server_->port(), Client::Mode::kBinary, "http://evil.example");
+  EXPECT_FALSE(evil.connected());
+  EXPECT_EQ(evil.handshake_response().result_int(), 403u);
+  EXPECT_NE(evil.handshake_response().body().find("ORIGIN_NOT_ALLOWED"), std::string::npos);
+
+  Client own(server_->port(), Client::Mode::kBinary, "http://127.0.0.1:" + std::to_string(server_->port()));
+  ASSERT_TRUE(own.connected());
+  EXPECT_TRUE(own.hello().has_welcome());
+}
+
+TEST(ProtocolLimits, ConnectionsPerAddressAreCapped) {
+  auto dir = make_temp_dir("perip");
+  ServerProcess server(dir, {"--max-connections-per-ip", "2"});
+  server.start();
+  Client a(server.port());
+  Client b(server.port());
+  ASSERT_TRUE(a.connected());
+  ASSERT_TRUE(b.connected());
+  Client c(server.port());
+  EXPECT_FALSE(c.connected());
+  EXPECT_EQ(c.handshake_response().result_int(), 429u);
+  EXPECT_TRUE(a.hello().has_welcome());
+  EXPECT_EQ(server.stop(SIGTERM), 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ProtocolLimits, ExtraAllowedOriginIsAccepted) {
+  auto dir = make_temp_dir("origin");
+  ServerProcess server(dir, {"--allowed-origin", "https://play.example"});
+  server.start();
+  Client ok(server.port(), Client::Mode::kBinary, "https://play.example");
+  EXPECT_TRUE(ok.connected());
+  Client bad(server.port(), Client::Mode::kBinary, "https://other.example");
+  EXPECT_FALSE(bad.connected());
+  EXPECT_EQ(server.stop(SIGTERM), 0);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace galloper::testing
