@@ -64,7 +64,9 @@ struct StoreOptions {
   // Group commit: the writer commits when this many writes are pending or this
   // long after the first one arrived, whichever comes first.
   std::size_t max_batch = 256;
-  std::uint32_t max_delay_us = 1000;
+  // 0: no added wait; writes that queue during one commit's fsync still go
+  // together in the next transaction, so batching follows the load by itself.
+  std::uint32_t max_delay_us = 0;
   bool run_integrity_check = true;   // PRAGMA integrity_check at open
   // How long a connection waits for a lock held by another process (e.g. a
   // `galloper backup` or an sqlite3 shell) before the write fails with kIo.
