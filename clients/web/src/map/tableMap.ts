@@ -1,0 +1,272 @@
+// The interactive map: an SVG of the table, pan (drag, arrows), zoom (wheel,
+// buttons, +/-), select a unit (click, or Tab then Enter/Space).
+import type { GameView } from "@gen/galloper/v1/game_pb";
+import { clear, h, s } from "../ui/dom";
+import { drawDefs, drawTable, drawTerrain, drawUnits } from "./draw";
+import {
+  clientToSvg,
+  fitViewBox,
+  panViewBox,
+  viewBoxAttr,
+  withAspect,
+  zoomViewBox,
+  type ViewBox,
+} from "./geometry";
+
+export interface TableMapOptions {
+  onSelect: (unitId: string | null) => void;
+}
+
+const ZOOM_STEP = 1.25;
+const DRAG_THRESHOLD_PX = 4;
+const LABELS_FROM_PX_PER_UNIT = 18;
+
+export class TableMap {
+  readonly root: HTMLDivElement;
+  private readonly svg: SVGSVGElement;
+  private readonly tableLayer: SVGGElement;
+  private readonly terrainLayer: SVGGElement;
+  private readonly unitLayer: SVGGElement;
+  private readonly scaleBar: HTMLDivElement;
+  private view: GameView | null = null;
+  private vb: ViewBox | null = null;
+  private selectedId: string | null = null;
+  private drag: { id: number; x: number; y: number; moved: boolean } | null = null;
+  private readonly resizeObserver: ResizeObserver | null;
+
+  constructor(private readonly opts: TableMapOptions) {
+    this.svg = s("svg", {
+      class: "table-map",
+      "data-testid": "table-map",
+      role: "application",
+      "aria-label": "Table map. Drag or arrow keys to pan, wheel or plus/minus to zoom, Tab to a unit and Enter to select it.",
+      tabindex: 0,
+      preserveAspectRatio: "xMidYMid meet",
+    });
+    this.tableLayer = s("g", {});
+    this.terrainLayer = s("g", {});
+    this.unitLayer = s("g", {});
+    this.svg.append(drawDefs(), this.tableLayer, this.terrainLayer, this.unitLayer);
+
+    const button = (label: string, title: string, action: () => void) => {
+      const b = h("button", { type: "button", class: "map-button", title, "aria-label": title }, label);
+      b.addEventListener("click", action);
+      return b;
+    };
+    const controls = h(
+      "div",
+      { class: "map-controls" },
+      button("+", "Zoom in", () => this.zoomBy(ZOOM_STEP)),
+      button("−", "Zoom out", () => this.zoomBy(1 / ZOOM_STEP)),
+      button("⤢", "Fit the table", () => this.fit()),
+    );
+    this.scaleBar = h("div", { class: "scale-bar", "aria-hidden": "true" });
+    const north = h("div", { class: "north-arrow", "aria-label": "North is up" }, "N ↑");
+    this.root = h("div", { class: "map-wrap" }, this.svg, controls, north, this.scaleBar);
+
+    this.svg.addEventListener("pointerdown", (e) => this.onPointerDown(e));
+    this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
+    this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
+    this.svg.addEventListener("pointercancel", () => (this.drag = null));
+    this.svg.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
+    this.root.addEventListener("keydown", (e) => this.onKey(e));
+
+    this.resizeObserver =
+      typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => this.onResize());
+    this.resizeObserver?.observe(this.svg);
+  }
+
+  destroy(): void {
+    this.resizeObserver?.disconnect();
+  }
+
+  update(view: GameView): void {
+    const first = this.view === null || this.view.tableWidth !== view.tableWidth || this.view.tableDepth !== view.tableDepth;
+    this.view = view;
+    this.svg.setAttribute("data-table-width", String(view.tableWidth));
+    this.svg.setAttribute("data-table-depth", String(view.tableDepth));
+    replace(this.tableLayer, drawTable(view));
+    replace(this.terrainLayer, drawTerrain(view));
+    this.drawUnitsKeepingFocus();
+    if (first) this.fit();
+    else this.applyViewBox();
+  }
+
+  select(unitId: string | null): void {
+    if (this.selectedId === unitId) return;
+    this.selectedId = unitId;
+    for (const g of this.svg.querySelectorAll<SVGGElement>("g.unit")) {
+      const on = g.dataset.unitId === unitId;
+      g.classList.toggle("selected", on);
+      g.setAttribute("aria-pressed", on ? "true" : "false");
+    }
+    this.opts.onSelect(unitId);
+  }
+
+  get selected(): string | null {
+    return this.selectedId;
+  }
+
+  fit(): void {
+    if (!this.view) return;
+    this.vb = fitViewBox(this.view.tableWidth, this.view.tableDepth, this.aspect(), 1);
+    this.applyViewBox();
+  }
+
+  zoomBy(factor: number, anchor = this.vb ? { x: this.vb.x + this.vb.w / 2, y: this.vb.y + this.vb.h / 2 } : null): void {
+    if (!this.vb || !this.view || !anchor) return;
+    const span = Math.max(this.view.tableWidth, this.view.tableDepth);
+    this.vb = zoomViewBox(this.vb, factor, anchor, 6, span * 4);
+    this.applyViewBox();
+  }
+
+  panBy(dxPx: number, dyPx: number): void {
+    if (!this.vb) return;
+    this.vb = panViewBox(this.vb, dxPx, dyPx, this.pixelWidth());
+    this.applyViewBox();
+  }
+
+  // ---- internals ----
+
+  private drawUnitsKeepingFocus(): void {
+    if (!this.view) return;
+    const focusedId = (document.activeElement as SVGElement | null)?.dataset?.unitId;
+    if (this.selectedId && !this.view.units.some((u) => u.id === this.selectedId)) this.select(null);
+    replace(this.unitLayer, drawUnits(this.view, this.selectedId));
+    if (focusedId) {
+      this.unitLayer.querySelector<SVGGElement>(`g.unit[data-unit-id="${CSS.escape(focusedId)}"]`)?.focus();
+    }
+  }
+
+  private applyViewBox(): void {
+    if (!this.vb) return;
+    this.svg.setAttribute("viewBox", viewBoxAttr(this.vb));
+    const pxPerUnit = this.pixelWidth() / this.vb.w;
+    // Text stays the same size on screen at any zoom: CSS sizes it in
+    // multiples of one screen pixel expressed in table units.
+    this.svg.style.setProperty("--px", String(1 / pxPerUnit));
+    this.svg.classList.toggle("show-labels", pxPerUnit >= LABELS_FROM_PX_PER_UNIT);
+    this.updateScaleBar(pxPerUnit);
+  }
+
+  private updateScaleBar(pxPerUnit: number): void {
+    const unit = this.view?.unitName || "inch";
+    // The largest of these lengths that fits in ~160 px.
+    const steps = [1, 2, 3, 6, 12, 24, 36, 48];
+    let len = steps[0]!;
+    for (const st of steps) if (st * pxPerUnit <= 160) len = st;
+    clear(this.scaleBar);
+    this.scaleBar.append(
+      h("span", { class: "scale-line", style: `width:${Math.round(len * pxPerUnit)}px` }),
+      h("span", { class: "scale-text" }, `${len} ${unit}${len === 1 || unit.endsWith("s") ? "" : unit === "inch" ? "es" : "s"}`),
+    );
+  }
+
+  private pixelWidth(): number {
+    return this.svg.clientWidth || this.svg.getBoundingClientRect().width || 800;
+  }
+
+  private aspect(): number {
+    const r = this.svg.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 ? r.width / r.height : 1.5;
+  }
+
+  private onResize(): void {
+    if (!this.vb) return;
+    this.vb = withAspect(this.vb, this.aspect());
+    this.applyViewBox();
+  }
+
+  private onPointerDown(e: PointerEvent): void {
+    if (e.button !== 0) return;
+    this.drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
+  }
+
+  private onPointerMove(e: PointerEvent): void {
+    const d = this.drag;
+    if (!d || d.id !== e.pointerId) return;
+    const dx = e.clientX - d.x;
+    const dy = e.clientY - d.y;
+    if (!d.moved && Math.hypot(dx, dy) < DRAG_THRESHOLD_PX) return;
+    if (!d.moved) {
+      d.moved = true;
+      this.svg.setPointerCapture(e.pointerId);
+      this.svg.classList.add("dragging");
+    }
+    d.x = e.clientX;
+    d.y = e.clientY;
+    this.panBy(dx, dy);
+  }
+
+  private onPointerUp(e: PointerEvent): void {
+    const d = this.drag;
+    this.drag = null;
+    this.svg.classList.remove("dragging");
+    if (!d || d.id !== e.pointerId) return;
+    if (d.moved) {
+      if (this.svg.hasPointerCapture(e.pointerId)) this.svg.releasePointerCapture(e.pointerId);
+      return;
+    }
+    // A click: select the unit under the pointer, or clear the selection.
+    const unit = (e.target as Element | null)?.closest?.("g.unit") as SVGGElement | null;
+    this.select(unit?.dataset.unitId ?? null);
+  }
+
+  private onWheel(e: WheelEvent): void {
+    if (!this.vb) return;
+    e.preventDefault();
+    const r = this.svg.getBoundingClientRect();
+    const anchor = clientToSvg(e.clientX, e.clientY, r, this.vb);
+    const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
+    this.zoomBy(Math.exp(-delta * 0.0015), anchor);
+  }
+
+  private onKey(e: KeyboardEvent): void {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    const target = e.target as Element | null;
+    if (target instanceof HTMLButtonElement) return;
+    const unit = target?.closest?.("g.unit") as SVGGElement | null;
+    const step = 60;
+    switch (e.key) {
+      case "+":
+      case "=":
+        this.zoomBy(ZOOM_STEP);
+        break;
+      case "-":
+      case "_":
+        this.zoomBy(1 / ZOOM_STEP);
+        break;
+      case "0":
+        this.fit();
+        break;
+      case "ArrowLeft":
+        this.panBy(step, 0);
+        break;
+      case "ArrowRight":
+        this.panBy(-step, 0);
+        break;
+      case "ArrowUp":
+        this.panBy(0, step);
+        break;
+      case "ArrowDown":
+        this.panBy(0, -step);
+        break;
+      case "Enter":
+      case " ":
+        if (!unit) return;
+        this.select(unit.dataset.unitId ?? null);
+        break;
+      case "Escape":
+        this.select(null);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  }
+}
+
+function replace(slot: SVGGElement, content: SVGGElement): void {
+  clear(slot);
+  slot.append(content);
+}

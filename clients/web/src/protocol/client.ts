@@ -1,0 +1,397 @@
+// The WebSocket protocol client: one Envelope per binary frame, requests
+// matched to replies by correlation id, pushed messages (correlation 0)
+// dispatched to listeners, reconnect with backoff when the socket drops.
+//
+// It decides nothing about the game: it carries requests and replies.
+import { create, fromBinary, fromJsonString, toBinary, type MessageInitShape } from "@bufbuild/protobuf";
+import {
+  EnvelopeSchema,
+  ErrorCode,
+  type Envelope,
+  type GameCreated,
+  type GameList,
+  type Joined,
+  type ScenarioList,
+  type Welcome,
+} from "@gen/galloper/v1/protocol_pb";
+import type { GameView } from "@gen/galloper/v1/game_pb";
+import { backoffDelay, defaultBackoff, type BackoffOptions } from "./backoff";
+import { GalloperError, connectionLost } from "./errors";
+import { browserSocketFactory, type SocketFactory, type SocketLike } from "./socket";
+
+export const PROTOCOL_MAJOR = 1;
+export const PROTOCOL_MINOR = 0;
+
+type Body = Envelope["body"];
+export type BodyCase = NonNullable<Body["case"]>;
+export type BodyOf<C extends BodyCase> = Extract<Body, { case: C }>["value"];
+// What a caller may put in a request: the oneof with a plain-object value.
+export type RequestBody = Exclude<MessageInitShape<typeof EnvelopeSchema>["body"], undefined | { case: undefined }>;
+
+export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed";
+
+export interface ClientOptions {
+  url: string;
+  socketFactory?: SocketFactory;
+  clientName?: string;
+  requestTimeoutMs?: number;
+  reconnect?: boolean;
+  backoff?: BackoffOptions;
+}
+
+interface Pending {
+  expect: BodyCase;
+  resolve: (value: unknown) => void;
+  reject: (err: GalloperError) => void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+type Listener<T> = (value: T) => void;
+
+const WS_OPEN = 1;
+
+export class GalloperClient {
+  private readonly url: string;
+  private readonly socketFactory: SocketFactory;
+  private readonly clientName: string;
+  private readonly requestTimeoutMs: number;
+  private readonly reconnectEnabled: boolean;
+  private readonly backoff: BackoffOptions;
+
+  private socket: SocketLike | undefined;
+  private nextCorrelation = 1n;
+  private readonly pending = new Map<bigint, Pending>();
+  private stateValue: ConnectionState = "idle";
+  private attempt = 0;
+  private everOpened = false;
+  private closedByUser = false;
+  private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  private openWaiters: { resolve: () => void; reject: (e: GalloperError) => void }[] = [];
+
+  private readonly pushListeners = new Set<Listener<Envelope>>();
+  private readonly viewListeners = new Set<Listener<GameView>>();
+  private readonly stateListeners = new Set<Listener<ConnectionState>>();
+  private readonly reconnectedListeners = new Set<Listener<Welcome>>();
+
+  welcome: Welcome | undefined;
+
+  constructor(opts: ClientOptions) {
+    this.url = opts.url;
+    this.socketFactory = opts.socketFactory ?? browserSocketFactory;
+    this.clientName = opts.clientName ?? "galloper-web";
+    this.requestTimeoutMs = opts.requestTimeoutMs ?? 15_000;
+    this.reconnectEnabled = opts.reconnect ?? true;
+    this.backoff = opts.backoff ?? defaultBackoff;
+  }
+
+  get state(): ConnectionState {
+    return this.stateValue;
+  }
+
+  // Resolves once the Hello/Welcome handshake has succeeded (retrying with
+  // backoff while the server is unreachable); rejects if the server refuses
+  // the handshake or close() is called first.
+  connect(): Promise<Welcome> {
+    if (this.stateValue === "idle" || this.stateValue === "closed") {
+      this.closedByUser = false;
+      this.openSocket();
+    }
+    return this.waitOpen().then(() => this.welcome as Welcome);
+  }
+
+  close(): void {
+    this.closedByUser = true;
+    if (this.reconnectTimer !== undefined) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    const socket = this.socket;
+    this.socket = undefined;
+    if (socket) {
+      detach(socket);
+      socket.close(1000, "client closed");
+    }
+    this.failPending("closed by the client");
+    this.failOpenWaiters(connectionLost("closed by the client"));
+    this.setState("closed");
+  }
+
+  // Sends one request and resolves with the reply's body of the expected
+  // case; an Error reply rejects with a GalloperError carrying its code.
+  // While (re)connecting the request waits for the handshake, within the
+  // same timeout.
+  async request<C extends BodyCase>(body: RequestBody, expect: C): Promise<BodyOf<C>> {
+    if (this.stateValue === "open") return this.send(body, expect, this.requestTimeoutMs);
+    const deadline = Date.now() + this.requestTimeoutMs;
+    await withTimeout(this.waitOpen(), this.requestTimeoutMs, () => timeoutError(body.case, 0n));
+    return this.send(body, expect, Math.max(0, deadline - Date.now()));
+  }
+
+  listScenarios(): Promise<ScenarioList> {
+    return this.request({ case: "listScenarios", value: {} }, "scenarioList");
+  }
+
+  listGames(): Promise<GameList> {
+    return this.request({ case: "listGames", value: {} }, "gameList");
+  }
+
+  createGame(scenarioName: string, title: string): Promise<GameCreated> {
+    return this.request(
+      { case: "createGame", value: { source: { case: "scenarioName", value: scenarioName }, title } },
+      "gameCreated",
+    );
+  }
+
+  // `token` is an invite token or, after a reconnect, the resume token.
+  joinGame(gameId: string, token: string): Promise<Joined> {
+    return this.request({ case: "joinGame", value: { gameId, token } }, "joined");
+  }
+
+  onPush(fn: Listener<Envelope>): () => void {
+    return subscribe(this.pushListeners, fn);
+  }
+  onView(fn: Listener<GameView>): () => void {
+    return subscribe(this.viewListeners, fn);
+  }
+  onState(fn: Listener<ConnectionState>): () => void {
+    return subscribe(this.stateListeners, fn);
+  }
+  // After a dropped connection is re-established and the handshake redone:
+  // the place to re-join a game with its resume token.
+  onReconnected(fn: Listener<Welcome>): () => void {
+    return subscribe(this.reconnectedListeners, fn);
+  }
+
+  // ---- internals ----
+
+  private waitOpen(): Promise<void> {
+    if (this.stateValue === "open") return Promise.resolve();
+    if (this.stateValue === "closed" || this.stateValue === "idle") {
+      return Promise.reject(connectionLost("not connected"));
+    }
+    return new Promise((resolve, reject) => this.openWaiters.push({ resolve, reject }));
+  }
+
+  private send<C extends BodyCase>(body: RequestBody, expect: C, timeoutMs: number): Promise<BodyOf<C>> {
+    const socket = this.socket;
+    if (!socket || socket.readyState !== WS_OPEN) {
+      return Promise.reject(connectionLost("socket not open"));
+    }
+    const correlationId = this.nextCorrelation++;
+    const envelope = create(EnvelopeSchema, { correlationId, body });
+    return new Promise<BodyOf<C>>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (this.pending.delete(correlationId)) reject(timeoutError(body.case, correlationId));
+      }, timeoutMs);
+      this.pending.set(correlationId, {
+        expect,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        timer,
+      });
+      try {
+        socket.send(toBinary(EnvelopeSchema, envelope));
+      } catch (e) {
+        clearTimeout(timer);
+        this.pending.delete(correlationId);
+        reject(connectionLost(String(e), correlationId));
+      }
+    });
+  }
+
+  private openSocket(): void {
+    this.setState(this.everOpened ? "reconnecting" : "connecting");
+    let socket: SocketLike;
+    try {
+      socket = this.socketFactory(this.url);
+    } catch (e) {
+      this.scheduleReconnect(String(e));
+      return;
+    }
+    this.socket = socket;
+    socket.binaryType = "arraybuffer";
+    socket.onopen = () => this.handshake(socket);
+    socket.onmessage = (ev) => this.onFrame(ev.data);
+    socket.onerror = () => {
+      /* the close event that follows does the work */
+    };
+    socket.onclose = (ev) => {
+      if (this.socket !== socket) return;
+      this.socket = undefined;
+      detach(socket);
+      this.onSocketClosed(ev?.reason || `code ${ev?.code ?? "?"}`);
+    };
+  }
+
+  private handshake(socket: SocketLike): void {
+    const hello: RequestBody = {
+      case: "hello",
+      value: {
+        protocol: { major: PROTOCOL_MAJOR, minor: PROTOCOL_MINOR },
+        clientName: this.clientName,
+      },
+    };
+    this.send(hello, "welcome", this.requestTimeoutMs).then(
+      (welcome) => {
+        if (this.socket !== socket) return;
+        this.welcome = welcome;
+        const wasReconnect = this.everOpened;
+        this.everOpened = true;
+        this.attempt = 0;
+        this.setState("open");
+        const waiters = this.openWaiters;
+        this.openWaiters = [];
+        for (const w of waiters) w.resolve();
+        if (wasReconnect) for (const fn of this.reconnectedListeners) fn(welcome);
+      },
+      (err: GalloperError) => {
+        if (this.socket !== socket) return;
+        if (!err.local) {
+          // The server refused the handshake (e.g. version mismatch): retrying
+          // would be refused again.
+          this.failOpenWaiters(err);
+          this.close();
+        } else {
+          socket.close(4000, "handshake failed");
+        }
+      },
+    );
+  }
+
+  private onSocketClosed(reason: string): void {
+    this.failPending(reason);
+    if (this.closedByUser || !this.reconnectEnabled) {
+      this.failOpenWaiters(connectionLost(reason));
+      this.setState("closed");
+      return;
+    }
+    this.scheduleReconnect(reason);
+  }
+
+  private scheduleReconnect(_reason: string): void {
+    const delay = backoffDelay(this.attempt++, this.backoff);
+    this.setState(this.everOpened ? "reconnecting" : "connecting");
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if (!this.closedByUser) this.openSocket();
+    }, delay);
+  }
+
+  private onFrame(data: unknown): void {
+    let envelope: Envelope;
+    try {
+      if (typeof data === "string") {
+        envelope = fromJsonString(EnvelopeSchema, data);
+      } else if (data instanceof ArrayBuffer) {
+        envelope = fromBinary(EnvelopeSchema, new Uint8Array(data));
+      } else if (data instanceof Uint8Array) {
+        envelope = fromBinary(EnvelopeSchema, data);
+      } else {
+        console.warn("galloper: ignoring a frame of unknown type");
+        return;
+      }
+    } catch (e) {
+      console.warn("galloper: ignoring an undecodable frame", e);
+      return;
+    }
+
+    const id = envelope.correlationId;
+    if (id === 0n) {
+      this.dispatchPush(envelope);
+      return;
+    }
+    const pending = this.pending.get(id);
+    if (!pending) {
+      console.warn(`galloper: reply for unknown correlation id ${id}`);
+      return;
+    }
+    this.pending.delete(id);
+    clearTimeout(pending.timer);
+    const body = envelope.body;
+    if (body.case === "error") {
+      pending.reject(
+        new GalloperError({
+          code: body.value.code,
+          message: body.value.message,
+          context: { ...body.value.context },
+          correlationId: id,
+        }),
+      );
+    } else if (body.case !== pending.expect) {
+      pending.reject(
+        new GalloperError({
+          code: ErrorCode.UNKNOWN_MESSAGE,
+          message: `expected ${pending.expect}, got ${body.case ?? "an empty envelope"}`,
+          correlationId: id,
+          local: true,
+        }),
+      );
+    } else {
+      pending.resolve(body.value);
+    }
+  }
+
+  private dispatchPush(envelope: Envelope): void {
+    for (const fn of this.pushListeners) fn(envelope);
+    if (envelope.body.case === "view") {
+      const view = envelope.body.value;
+      for (const fn of this.viewListeners) fn(view);
+    }
+  }
+
+  private failPending(reason: string): void {
+    const pending = [...this.pending.entries()];
+    this.pending.clear();
+    for (const [id, p] of pending) {
+      clearTimeout(p.timer);
+      p.reject(connectionLost(reason, id));
+    }
+  }
+
+  private failOpenWaiters(err: GalloperError): void {
+    const waiters = this.openWaiters;
+    this.openWaiters = [];
+    for (const w of waiters) w.reject(err);
+  }
+
+  private setState(state: ConnectionState): void {
+    if (this.stateValue === state) return;
+    this.stateValue = state;
+    for (const fn of this.stateListeners) fn(state);
+  }
+}
+
+function subscribe<T>(set: Set<Listener<T>>, fn: Listener<T>): () => void {
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
+function detach(socket: SocketLike): void {
+  socket.onopen = null;
+  socket.onmessage = null;
+  socket.onerror = null;
+  socket.onclose = null;
+}
+
+function timeoutError(what: string, correlationId: bigint): GalloperError {
+  return new GalloperError({
+    code: ErrorCode.UNSPECIFIED,
+    message: `no reply to ${what} in time`,
+    correlationId,
+    local: true,
+  });
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => GalloperError): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(onTimeout()), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}

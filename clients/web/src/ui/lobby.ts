@@ -1,0 +1,221 @@
+// The lobby: bundled scenarios, games on this server, "Create game" and the
+// invite links it returns (shown once: the server keeps only their hashes).
+import type { GameCreated, GameSummary, ScenarioInfo } from "@gen/galloper/v1/protocol_pb";
+import type { GalloperClient } from "../protocol/client";
+import { clear, h } from "./dom";
+import { inviteUrl, joinHash, parseRoute } from "./route";
+import { describeError, errorBox, type Shell } from "./shell";
+
+export function mountLobby(shell: Shell, client: GalloperClient): () => void {
+  shell.setInfo([{ value: "Lobby", field: "page" }]);
+  const errors = errorBox();
+
+  const scenarioSelect = h("select", { name: "scenario", id: "scenario", required: true, "data-testid": "scenario" });
+  const titleInput = h("input", {
+    name: "title",
+    id: "title",
+    type: "text",
+    maxlength: 120,
+    placeholder: "e.g. Friday night at Ramillies",
+    "data-testid": "title",
+  });
+  const description = h("p", { class: "scenario-description" });
+  const createButton = h("button", { type: "submit", class: "primary", "data-testid": "create-game" }, "Create game");
+  const form = h(
+    "form",
+    { class: "create-form", "aria-label": "Create a game" },
+    h("label", { for: "scenario" }, "Scenario"),
+    scenarioSelect,
+    h("label", { for: "title" }, "Title"),
+    titleInput,
+    createButton,
+  );
+  const invitesSection = h("section", { class: "card invites", hidden: true, "data-testid": "invites" });
+  const gamesBody = h("tbody");
+  const gamesEmpty = h("p", { class: "muted" }, "No games yet.");
+  const refresh = h("button", { type: "button", class: "small" }, "Refresh");
+
+  const joinInput = h("input", {
+    type: "text",
+    id: "join-link",
+    placeholder: "Paste an invite link",
+    "aria-label": "Invite link",
+  });
+  const joinForm = h(
+    "form",
+    { class: "join-form" },
+    joinInput,
+    h("button", { type: "submit" }, "Join"),
+  );
+
+  const page = h(
+    "div",
+    { class: "lobby" },
+    errors.el,
+    h("section", { class: "card" }, h("h2", {}, "New game"), form, description),
+    invitesSection,
+    h("section", { class: "card" }, h("h2", {}, "Join a seat"), joinForm),
+    h(
+      "section",
+      { class: "card games" },
+      h("div", { class: "card-head" }, h("h2", {}, "Games on this server"), refresh),
+      h(
+        "table",
+        { class: "games-table", "data-testid": "games" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, ...["Title", "Scenario", "Ruleset", "Turn", "Phase", "Created"].map((t) => h("th", { scope: "col" }, t))),
+        ),
+        gamesBody,
+      ),
+      gamesEmpty,
+    ),
+  );
+  clear(shell.main);
+  shell.main.append(page);
+
+  let scenarios: ScenarioInfo[] = [];
+  let alive = true;
+
+  const showDescription = () => {
+    const sc = scenarios.find((x) => x.name === scenarioSelect.value);
+    description.textContent = sc ? [sc.ruleset && `Ruleset: ${sc.ruleset}.`, sc.description].filter(Boolean).join(" ") : "";
+  };
+  scenarioSelect.addEventListener("change", showDescription);
+
+  const loadScenarios = async () => {
+    const list = await client.listScenarios();
+    if (!alive) return;
+    scenarios = list.scenarios;
+    clear(scenarioSelect);
+    for (const sc of scenarios) {
+      scenarioSelect.append(h("option", { value: sc.name }, sc.title ? `${sc.title} (${sc.name})` : sc.name));
+    }
+    const demo = scenarios.find((x) => x.name === "demo");
+    if (demo) scenarioSelect.value = demo.name;
+    showDescription();
+    createButton.disabled = scenarios.length === 0;
+  };
+
+  const loadGames = async () => {
+    const list = await client.listGames();
+    if (!alive) return;
+    renderGames(gamesBody, list.games);
+    gamesEmpty.hidden = list.games.length > 0;
+  };
+
+  const run = (p: Promise<unknown>) => p.catch((e) => alive && errors.show(describeError(e)));
+
+  refresh.addEventListener("click", () => run(loadGames()));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    errors.clear();
+    const title = titleInput.value.trim() || scenarioSelect.selectedOptions[0]?.textContent || "Untitled game";
+    createButton.disabled = true;
+    run(
+      client
+        .createGame(scenarioSelect.value, title)
+        .then((created) => {
+          if (!alive) return;
+          renderInvites(invitesSection, created, title);
+          invitesSection.hidden = false;
+          invitesSection.scrollIntoView?.({ block: "nearest" });
+          return loadGames();
+        })
+        .finally(() => (createButton.disabled = false)),
+    );
+  });
+  joinForm.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const text = joinInput.value.trim();
+    const hashAt = text.indexOf("#");
+    const route = parseRoute(hashAt >= 0 ? text.slice(hashAt) : text);
+    if (route.page !== "join") {
+      errors.show("That is not an invite link (it should end in #/join/<game>/<token>).");
+      return;
+    }
+    location.hash = joinHash(route.gameId, route.token);
+  });
+
+  createButton.disabled = true;
+  run(Promise.all([loadScenarios(), loadGames()]));
+
+  return () => {
+    alive = false;
+  };
+}
+
+function renderGames(body: HTMLTableSectionElement, games: GameSummary[]): void {
+  clear(body);
+  for (const g of games) {
+    const created = g.createdUnix ? new Date(Number(g.createdUnix) * 1000).toLocaleString() : "";
+    body.append(
+      h(
+        "tr",
+        { "data-game-id": g.gameId },
+        h("td", {}, g.title || g.gameId),
+        h("td", {}, g.scenario),
+        h("td", {}, g.ruleset),
+        h("td", {}, g.turn ? String(g.turn) : "—"),
+        h("td", {}, g.phase || "—"),
+        h("td", {}, created),
+      ),
+    );
+  }
+}
+
+function renderInvites(section: HTMLElement, created: GameCreated, title: string): void {
+  clear(section);
+  section.dataset.gameId = created.gameId;
+  const list = h("ul", { class: "invite-list" });
+  for (const inv of created.invites) {
+    const url = inviteUrl(location, created.gameId, inv.token);
+    const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url", "aria-label": `Link for ${inv.seat}` });
+    const copy = h("button", { type: "button", class: "small copy" }, "Copy");
+    copy.addEventListener("click", () => {
+      void copyText(url, field).then((ok) => {
+        copy.textContent = ok ? "Copied" : "Select and copy";
+        setTimeout(() => (copy.textContent = "Copy"), 2000);
+      });
+    });
+    list.append(
+      h(
+        "li",
+        { class: "invite", "data-seat": inv.seat, "data-invite-url": url },
+        h("div", { class: "invite-seat" }, h("strong", {}, inv.seat), inv.description ? h("span", { class: "muted" }, ` — ${inv.description}`) : null),
+        h("div", { class: "invite-row" }, field, copy, h("a", { href: url, class: "invite-open", target: "_blank", rel: "noopener" }, "Open")),
+      ),
+    );
+  }
+  section.append(
+    h("h2", {}, `Invitations: ${title}`),
+    h(
+      "p",
+      {},
+      "Send each player the link for their seat. ",
+      h("strong", {}, "These links are shown only once"),
+      " — copy them now. The umpire's link controls the game.",
+    ),
+    list,
+  );
+  if (created.seedCommitment) {
+    section.append(
+      h("p", { class: "muted small-print" }, "Dice seed commitment (SHA-256): ", h("code", {}, created.seedCommitment)),
+    );
+  }
+}
+
+async function copyText(text: string, field: HTMLInputElement): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    field.select();
+    try {
+      return document.execCommand("copy");
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,48 @@
+// The side panel's account of one unit: everything its UnitView carries.
+import { Knowledge, type GameView, type UnitView } from "@gen/galloper/v1/game_pb";
+import { KNOWLEDGE_LABEL, UNIT_KIND_LABEL, sideColour } from "../map/style";
+import { h } from "./dom";
+
+export function renderUnitPanel(u: UnitView, view: GameView): HTMLElement {
+  const side = view.sides.find((x) => x.id === u.side);
+  const rows: [string, string | undefined][] = [
+    ["Kind", UNIT_KIND_LABEL[u.kind]],
+    ["Side", side ? side.name || side.id : u.side],
+    ["Known as", KNOWLEDGE_LABEL[u.knowledge]],
+    ["Troop type", u.troopType],
+    ["Grade", u.grade],
+    ["Formation", u.formation],
+    ["Rank", u.rank],
+    ["Bases", u.baseCount ? String(u.baseCount) : u.bases.length ? String(u.bases.length) : undefined],
+    ["Disorder points", u.dps || u.knowledge === Knowledge.OWN ? String(u.dps) : undefined],
+    ["Status", u.status.length ? u.status.join(", ") : undefined],
+    ["Position", u.position ? `${u.position.x.toFixed(1)}, ${u.position.y.toFixed(1)} ${view.unitName || ""}`.trim() : undefined],
+    ["Facing", `${Math.round(u.facingDeg)}°`],
+    ["Command", u.command],
+    ["Wing", u.wing],
+    ["Attached to", u.attachedTo ? nameOf(u.attachedTo, view) : undefined],
+    ["Last seen", u.knowledge === Knowledge.LAST_SEEN && u.lastSeenTurn ? `turn ${u.lastSeenTurn}` : undefined],
+    ["Id", u.id],
+  ];
+  return h(
+    "section",
+    { class: "unit-panel", "data-unit-id": u.id, "aria-live": "polite" },
+    h(
+      "h2",
+      {},
+      h("span", { class: "side-chip", style: `background:${sideColour(u.side, view.sides)}` }),
+      u.name || u.id,
+    ),
+    h(
+      "dl",
+      {},
+      ...rows
+        .filter(([, v]) => v !== undefined && v !== "")
+        .flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v ?? "")]),
+    ),
+  );
+}
+
+function nameOf(id: string, view: GameView): string {
+  return view.units.find((u) => u.id === id)?.name || id;
+}

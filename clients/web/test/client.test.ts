@@ -1,0 +1,314 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ErrorCode } from "@gen/galloper/v1/protocol_pb";
+import { Knowledge } from "@gen/galloper/v1/game_pb";
+import { GalloperClient, type ConnectionState } from "../src/protocol/client";
+import { GalloperError } from "../src/protocol/errors";
+import { backoffDelay } from "../src/protocol/backoff";
+import { socketUrlFor } from "../src/protocol/socket";
+import { FakeNetwork } from "./fake_socket";
+
+const noJitter = { initialMs: 100, maxMs: 1000, factor: 2, random: () => 1 };
+
+function makeClient(net: FakeNetwork, extra: Partial<ConstructorParameters<typeof GalloperClient>[0]> = {}) {
+  return new GalloperClient({
+    url: "ws://127.0.0.1:1/ws",
+    socketFactory: net.factory,
+    backoff: noJitter,
+    requestTimeoutMs: 5000,
+    ...extra,
+  });
+}
+
+async function connected(net: FakeNetwork, client: GalloperClient) {
+  const p = client.connect();
+  net.current.serverAccept();
+  net.current.welcome();
+  await p;
+}
+
+describe("GalloperClient handshake", () => {
+  it("sends Hello with protocol 1.0 and the client name, then resolves with Welcome", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    const states: ConnectionState[] = [];
+    client.onState((s) => states.push(s));
+    const p = client.connect();
+    expect(net.current.url).toBe("ws://127.0.0.1:1/ws");
+    net.current.serverAccept();
+    expect(net.current.binaryType).toBe("arraybuffer");
+    const hello = net.current.last();
+    expect(hello.correlationId).not.toBe(0n);
+    expect(hello.body.case).toBe("hello");
+    if (hello.body.case !== "hello") return;
+    expect(hello.body.value.protocol?.major).toBe(1);
+    expect(hello.body.value.protocol?.minor).toBe(0);
+    expect(hello.body.value.clientName).toBe("galloper-web");
+    net.current.welcome();
+    const welcome = await p;
+    expect(welcome.serverVersion).toBe("test");
+    expect(client.state).toBe("open");
+    expect(states).toEqual(["connecting", "open"]);
+  });
+
+  it("gives up (no reconnect) when the server refuses the version", async () => {
+    vi.useFakeTimers();
+    try {
+      const net = new FakeNetwork();
+      const client = makeClient(net);
+      const p = client.connect();
+      net.current.serverAccept();
+      net.current.serverSend({
+        correlationId: net.current.last().correlationId,
+        body: { case: "error", value: { code: ErrorCode.VERSION_MISMATCH, message: "speak 2" } },
+      });
+      await expect(p).rejects.toMatchObject({ code: ErrorCode.VERSION_MISMATCH, local: false });
+      expect(client.state).toBe("closed");
+      await vi.advanceTimersByTimeAsync(10_000);
+      expect(net.sockets.length).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("GalloperClient requests", () => {
+  it("matches replies by correlation id, in any order", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+
+    const scenarios = client.listScenarios();
+    const games = client.listGames();
+    await Promise.resolve();
+    const [scenReq, gamesReq] = net.current.sent.slice(-2);
+    expect(scenReq!.body.case).toBe("listScenarios");
+    expect(gamesReq!.body.case).toBe("listGames");
+    expect(scenReq!.correlationId).not.toBe(gamesReq!.correlationId);
+
+    // Reply to the second request first.
+    net.current.serverSend({
+      correlationId: gamesReq!.correlationId,
+      body: { case: "gameList", value: { games: [{ gameId: "g1", title: "Blenheim" }] } },
+    });
+    net.current.serverSend({
+      correlationId: scenReq!.correlationId,
+      body: { case: "scenarioList", value: { scenarios: [{ name: "demo", title: "Demo" }] } },
+    });
+    expect((await games).games[0]!.gameId).toBe("g1");
+    expect((await scenarios).scenarios[0]!.name).toBe("demo");
+  });
+
+  it("sends CreateGame and JoinGame with their fields", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+
+    const created = client.createGame("demo", "Friday game");
+    await Promise.resolve();
+    const req = net.current.last();
+    expect(req.body.case).toBe("createGame");
+    if (req.body.case !== "createGame") return;
+    expect(req.body.value.source).toEqual({ case: "scenarioName", value: "demo" });
+    expect(req.body.value.title).toBe("Friday game");
+    net.current.serverSend({
+      correlationId: req.correlationId,
+      body: {
+        case: "gameCreated",
+        value: { gameId: "g7", invites: [{ seat: "umpire", token: "u" }, { seat: "red/wing-left", token: "t" }] },
+      },
+    });
+    expect((await created).invites.map((i) => i.seat)).toEqual(["umpire", "red/wing-left"]);
+
+    const joined = client.joinGame("g7", "t");
+    await Promise.resolve();
+    const join = net.current.last();
+    expect(join.body).toMatchObject({ case: "joinGame", value: { gameId: "g7", token: "t" } });
+    net.current.serverSend({
+      correlationId: join.correlationId,
+      body: { case: "joined", value: { gameId: "g7", seat: "red/wing-left", resumeToken: "r", view: { turn: 1 } } },
+    });
+    const j = await joined;
+    expect(j.resumeToken).toBe("r");
+    expect(j.view?.turn).toBe(1);
+  });
+
+  it("rejects with a typed GalloperError carrying code, message and context", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const p = client.joinGame("g1", "nope");
+    await Promise.resolve();
+    const id = net.current.last().correlationId;
+    net.current.serverSend({
+      correlationId: id,
+      body: {
+        case: "error",
+        value: { code: ErrorCode.BAD_TOKEN, message: "token not recognised", context: { game_id: "g1" } },
+      },
+    });
+    const err = await p.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(GalloperError);
+    const ge = err as GalloperError;
+    expect(ge.code).toBe(ErrorCode.BAD_TOKEN);
+    expect(ge.codeName).toBe("BAD_TOKEN");
+    expect(ge.message).toBe("token not recognised");
+    expect(ge.context).toEqual({ game_id: "g1" });
+    expect(ge.correlationId).toBe(id);
+    expect(ge.local).toBe(false);
+    expect(ge.describe()).toBe("BAD_TOKEN: token not recognised (game_id: g1)");
+  });
+
+  it("rejects a reply of the wrong kind", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const p = client.listGames();
+    await Promise.resolve();
+    net.current.serverSend({
+      correlationId: net.current.last().correlationId,
+      body: { case: "scenarioList", value: {} },
+    });
+    await expect(p).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_MESSAGE, local: true });
+  });
+
+  it("decodes text (JSON) frames too", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const p = client.listGames();
+    await Promise.resolve();
+    net.current.serverSend(
+      {
+        correlationId: net.current.last().correlationId,
+        body: { case: "gameList", value: { games: [{ gameId: "j1" }] } },
+      },
+      "json",
+    );
+    expect((await p).games[0]!.gameId).toBe("j1");
+  });
+
+  it("times out a request nobody answers", async () => {
+    vi.useFakeTimers();
+    try {
+      const net = new FakeNetwork();
+      const client = makeClient(net, { requestTimeoutMs: 1000 });
+      await connected(net, client);
+      const p = client.listGames();
+      const check = expect(p).rejects.toMatchObject({ local: true, message: "no reply to listGames in time" });
+      await vi.advanceTimersByTimeAsync(1001);
+      await check;
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe("GalloperClient pushed messages", () => {
+  it("dispatches correlation-0 messages to listeners, views to view listeners", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const pushes: string[] = [];
+    const views: number[] = [];
+    client.onPush((e) => pushes.push(e.body.case ?? "none"));
+    const off = client.onView((v) => views.push(v.turn));
+
+    net.current.serverSend({
+      correlationId: 0n,
+      body: {
+        case: "view",
+        value: { turn: 3, units: [{ id: "b1", knowledge: Knowledge.OWN }] },
+      },
+    });
+    net.current.serverSend({
+      correlationId: 0n,
+      body: { case: "error", value: { code: ErrorCode.RATE_LIMITED, message: "slow down" } },
+    });
+    off();
+    net.current.serverSend({ correlationId: 0n, body: { case: "view", value: { turn: 4 } } });
+    expect(pushes).toEqual(["view", "error", "view"]);
+    expect(views).toEqual([3]);
+  });
+
+  it("ignores replies for unknown correlation ids and undecodable frames", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    net.current.serverSend({ correlationId: 999n, body: { case: "gameList", value: {} } });
+    net.current.onmessage?.({ data: new Uint8Array([0xff, 0xff, 0xff]).buffer } as MessageEvent);
+    expect(warn).toHaveBeenCalledTimes(2);
+    warn.mockRestore();
+    expect(client.state).toBe("open");
+  });
+});
+
+describe("GalloperClient reconnect", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it("fails pending requests when the socket drops, reconnects with backoff and redoes Hello", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const reconnected = vi.fn();
+    client.onReconnected(reconnected);
+
+    const p = client.listGames();
+    await Promise.resolve();
+    const check = expect(p).rejects.toMatchObject({ local: true });
+    net.current.serverDrop(1006, "server restarted");
+    await check;
+    expect(client.state).toBe("reconnecting");
+    expect(net.sockets.length).toBe(1);
+
+    // First retry after initialMs (jitter pinned to the ceiling); it fails too.
+    await vi.advanceTimersByTimeAsync(100);
+    expect(net.sockets.length).toBe(2);
+    net.current.serverDrop();
+    await vi.advanceTimersByTimeAsync(199);
+    expect(net.sockets.length).toBe(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(net.sockets.length).toBe(3);
+
+    // A request made while reconnecting waits for the new handshake.
+    const later = client.listGames();
+    net.current.serverAccept();
+    expect(net.current.last().body.case).toBe("hello");
+    net.current.welcome();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.state).toBe("open");
+    expect(reconnected).toHaveBeenCalledTimes(1);
+    const req = net.current.last();
+    expect(req.body.case).toBe("listGames");
+    net.current.serverSend({ correlationId: req.correlationId, body: { case: "gameList", value: {} } });
+    await expect(later).resolves.toBeDefined();
+  });
+
+  it("does not reconnect after close()", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    client.close();
+    expect(client.state).toBe("closed");
+    expect(net.sockets[0]!.closedByClient?.code).toBe(1000);
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(net.sockets.length).toBe(1);
+    await expect(client.listGames()).rejects.toBeInstanceOf(GalloperError);
+  });
+});
+
+describe("helpers", () => {
+  it("backoff grows, is capped, and keeps at least half the ceiling", () => {
+    const hi = { ...noJitter, random: () => 1 };
+    const lo = { ...noJitter, random: () => 0 };
+    expect([0, 1, 2, 3, 4, 10].map((a) => backoffDelay(a, hi))).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect(backoffDelay(0, lo)).toBe(50);
+    expect(backoffDelay(10, lo)).toBe(500);
+  });
+
+  it("builds the socket URL next to the page", () => {
+    expect(socketUrlFor({ protocol: "http:", host: "127.0.0.1:8080" })).toBe("ws://127.0.0.1:8080/ws");
+    expect(socketUrlFor({ protocol: "https:", host: "galloper.example" })).toBe("wss://galloper.example/ws");
+  });
+});

@@ -1,0 +1,182 @@
+#!/usr/bin/env node
+// A stand-in for `galloper serve`, for working on the web client by hand
+// while the real server is not at hand. NOT used by CTest: the browser tests
+// run the real binary. It speaks the same protocol (binary and JSON frames)
+// and takes the same command line:
+//   node tests/browser/mock_server.mjs serve --listen 127.0.0.1:PORT --static-dir DIST [--data DIR]
+// It decides nothing like the rules engine would: the views are canned.
+import { createServer } from "node:http";
+import { createRequire } from "node:module";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { randomBytes } from "node:crypto";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const webDir = process.env.GALLOPER_WEB_DIR ?? path.resolve(here, "../../clients/web");
+const require = createRequire(path.join(webDir, "package.json"));
+const { WebSocketServer } = require("ws");
+const pb = await import(pathToFileURL(require.resolve("@bufbuild/protobuf")).href);
+const gen = (f) => import(pathToFileURL(path.join(webDir, "node_modules/.galloper-gen/galloper/v1", f)).href);
+const { EnvelopeSchema, ErrorCode } = await gen("protocol_pb.js");
+const { TerrainKind, UnitKind, Knowledge } = await gen("game_pb.js");
+
+function arg(name, fallback) {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+}
+const listen = arg("--listen", "127.0.0.1:8080");
+const staticDir = path.resolve(arg("--static-dir", path.join(webDir, "dist")));
+const [host, portText] = listen.split(":");
+
+// ---- canned game data ----
+const SEATS = [
+  ["umpire", "The umpire: sees everything, can force and undo"],
+  ["red/army", "French army commander (Marshal)"],
+  ["red/wing-left", "French left wing"],
+  ["red/wing-right", "French right wing"],
+  ["blue/army", "Allied army commander"],
+  ["blue/wing-left", "Allied left wing"],
+  ["blue/wing-right", "Allied right wing"],
+];
+const games = new Map(); // id -> {title, tokens: Map(token -> seat), created}
+
+const P = (x, y) => ({ x, y });
+const terrain = [
+  { id: "h1", kind: TerrainKind.HILL, name: "Windmill Hill", closed: true, elevation: 1, outline: [P(8, 30), P(14, 38), P(24, 39), P(28, 33), P(20, 27)] },
+  { id: "h2", kind: TerrainKind.HILL, name: "", closed: true, elevation: 2, steep: true, outline: [P(14, 33), P(17, 36), P(22, 35), P(21, 31)] },
+  { id: "w1", kind: TerrainKind.WOOD, name: "Bois de Taviers", closed: true, outline: [P(50, 8), P(56, 6), P(62, 10), P(58, 16), P(51, 14)] },
+  { id: "t1", kind: TerrainKind.TOWN, name: "Ramillies", closed: true, outline: [P(34, 22), P(40, 22), P(40, 27), P(34, 27)] },
+  { id: "m1", kind: TerrainKind.MARSH, name: "", closed: true, outline: [P(60, 30), P(68, 28), P(70, 36), P(62, 38)] },
+  { id: "r1", kind: TerrainKind.ROUGH, name: "", closed: true, outline: [P(4, 4), P(12, 3), P(13, 9), P(5, 10)] },
+  { id: "riv", kind: TerrainKind.RIVER, name: "Petite Gheete", major: true, outline: [P(0, 20), P(10, 19), P(20, 21), P(30, 18), P(44, 17), P(58, 20), P(72, 19)] },
+  { id: "s1", kind: TerrainKind.STREAM, name: "", outline: [P(44, 17), P(47, 10), P(46, 0)] },
+  { id: "road", kind: TerrainKind.ROAD, name: "", outline: [P(37, 0), P(37, 22), P(37, 27), P(45, 48)] },
+  { id: "br", kind: TerrainKind.BRIDGE, name: "", outline: [P(37, 17.5)] },
+  { id: "fd", kind: TerrainKind.FORD, name: "", outline: [P(58, 20)] },
+  { id: "hg", kind: TerrainKind.HEDGE, name: "", outline: [P(24, 8), P(30, 9), P(33, 13)] },
+  { id: "wl", kind: TerrainKind.WALL, name: "", outline: [P(33.5, 21.5), P(40.5, 21.5)] },
+  { id: "dt", kind: TerrainKind.DITCH, name: "", outline: [P(10, 12), P(18, 12)] },
+  { id: "fw", kind: TerrainKind.FIELDWORKS, name: "", outline: [P(26, 40), P(32, 41), P(36, 39)] },
+  { id: "ft", kind: TerrainKind.FORTIFICATION, name: "", outline: [P(48, 40), P(52, 43), P(56, 40)] },
+];
+
+// A brigade of n bases in line, front edge centred on (x, y).
+function brigade(id, name, side, knowledge, x, y, facing, n, extra = {}) {
+  const w = 2.4, d = 1.2;
+  const rad = (facing * Math.PI) / 180;
+  const f = { x: Math.sin(rad), y: Math.cos(rad) }, r = { x: Math.cos(rad), y: -Math.sin(rad) };
+  const bases = [];
+  for (let i = 0; i < n; i++) {
+    const along = (i - (n - 1) / 2) * w;
+    bases.push({ center: { x: x + r.x * along - f.x * d / 2, y: y + r.y * along - f.y * d / 2 }, width: w, depth: d, facingDeg: facing });
+  }
+  return { id, kind: UnitKind.BRIGADE, side, name, knowledge, troopType: "foot", grade: "C", formation: "line",
+    bases, baseCount: n, position: P(x, y), facingDeg: facing, dps: 0, status: [], ...extra };
+}
+
+function unitsFor(seat) {
+  const [side, role] = seat.split("/");
+  const mine = (s, wing) => seat === "umpire" ? Knowledge.UMPIRE : s !== side ? Knowledge.SEEN : role === wing || role === "army" ? Knowledge.OWN : Knowledge.FRIENDLY;
+  const u = [
+    brigade("fr-1", "Régiment de Picardie", "red", mine("red", "wing-left"), 16, 26, 180, 4, { wing: "wing-left", command: "c1", grade: "B" }),
+    brigade("fr-2", "Régiment de Navarre", "red", mine("red", "wing-left"), 26, 26, 180, 4, { wing: "wing-left", command: "c1", dps: 2, status: ["halted"] }),
+    brigade("fr-3", "Maison du Roi", "red", mine("red", "wing-right"), 52, 28, 180, 3, { wing: "wing-right", command: "c2", troopType: "horse", grade: "A" }),
+    { id: "fr-g1", kind: UnitKind.GUN, side: "red", name: "Batterie de Ramillies", knowledge: mine("red", "wing-left"), troopType: "medium gun",
+      bases: [{ center: P(31, 29), width: 1.6, depth: 1.6, facingDeg: 200 }], position: P(31, 29), facingDeg: 200, status: ["limbered"], wing: "wing-left" },
+    { id: "fr-l1", kind: UnitKind.LEADER, side: "red", name: "Villeroi", knowledge: mine("red", "army"), rank: "marshal",
+      bases: [{ center: P(37, 32), width: 0.8, depth: 0.8, facingDeg: 180 }], position: P(37, 32), facingDeg: 180 },
+    { id: "fr-l2", kind: UnitKind.LEADER, side: "red", name: "d'Arco", knowledge: mine("red", "wing-left"), rank: "lieutenant general",
+      attachedTo: "fr-1", bases: [{ center: P(16, 28.5), width: 0.8, depth: 0.8, facingDeg: 180 }], position: P(16, 28.5), facingDeg: 180, wing: "wing-left" },
+  ];
+  const blueSeen = seat === "umpire" ? Knowledge.UMPIRE : side === "blue" ? mine("blue", "wing-left") : Knowledge.SEEN;
+  u.push(
+    brigade("al-1", "Orkney's Foot", "blue", blueSeen, 20, 12, 0, 4, { wing: "wing-left", dps: 1 }),
+    brigade("al-2", "Dutch Guards", "blue", side === "red" ? Knowledge.LAST_SEEN : blueSeen, 52, 4, 20, 4, side === "red" ? { lastSeenTurn: 1, grade: "" } : {}),
+  );
+  return u;
+}
+
+function viewFor(gameId, seat) {
+  const g = games.get(gameId);
+  const side = seat.includes("/") ? seat.split("/")[0] : "";
+  return {
+    gameId, ruleset: "malbrook", scenario: "demo", title: g.title, seat, side,
+    tableWidth: 72, tableDepth: 48, unitName: "inch", turn: 2, phase: "command", turnLimit: 12,
+    sides: [{ id: "red", name: "French", attacker: false }, { id: "blue", name: "Allies", attacker: true }],
+    terrain, units: unitsFor(seat), seedCommitment: g.commitment, sequence: 7n,
+  };
+}
+
+function handle(env) {
+  const body = env.body;
+  const reply = (b) => ({ correlationId: env.correlationId, body: b });
+  const error = (code, message, context = {}) => reply({ case: "error", value: { code, message, context } });
+  switch (body.case) {
+    case "hello":
+      return reply({ case: "welcome", value: { serverVersion: "mock-0", protocol: { major: 1, minor: 0 } } });
+    case "listScenarios":
+      return reply({ case: "scenarioList", value: { scenarios: [
+        { name: "demo", title: "Demo: a small Malbrook battle", ruleset: "malbrook", description: "Two small armies around a river town." } ] } });
+    case "listGames":
+      return reply({ case: "gameList", value: { games: [...games.entries()].map(([id, g]) => ({
+        gameId: id, title: g.title, scenario: "demo", ruleset: "malbrook", turn: 2, phase: "command", createdUnix: BigInt(g.created) })) } });
+    case "createGame": {
+      if (body.value.source.case !== "scenarioName" || body.value.source.value !== "demo") {
+        return error(ErrorCode.NOT_FOUND, "no such scenario", { scenario: String(body.value.source.value ?? "") });
+      }
+      const id = randomBytes(6).toString("hex");
+      const tokens = new Map();
+      const invites = SEATS.map(([seat, description]) => {
+        const token = randomBytes(12).toString("base64url");
+        tokens.set(token, seat);
+        return { seat, description, token };
+      });
+      const commitment = randomBytes(32).toString("hex");
+      games.set(id, { title: body.value.title, tokens, created: Math.floor(Date.now() / 1000), commitment });
+      return reply({ case: "gameCreated", value: { gameId: id, invites, seedCommitment: commitment } });
+    }
+    case "joinGame": {
+      const g = games.get(body.value.gameId);
+      if (!g) return error(ErrorCode.NOT_FOUND, "no such game", { game_id: body.value.gameId });
+      const seat = g.tokens.get(body.value.token);
+      if (!seat) return error(ErrorCode.BAD_TOKEN, "token not recognised", { game_id: body.value.gameId });
+      const resume = randomBytes(12).toString("base64url");
+      g.tokens.set(resume, seat);
+      return reply({ case: "joined", value: { gameId: body.value.gameId, seat, resumeToken: resume, view: viewFor(body.value.gameId, seat) } });
+    }
+    default:
+      return error(ErrorCode.UNKNOWN_MESSAGE, `unknown message ${body.case}`);
+  }
+}
+
+const TYPES = { ".html": "text/html; charset=utf-8", ".js": "text/javascript", ".css": "text/css", ".map": "application/json", ".svg": "image/svg+xml" };
+const server = createServer(async (req, res) => {
+  const url = new URL(req.url, "http://x");
+  if (url.pathname === "/healthz") return res.writeHead(200, { "content-type": "text/plain" }).end("ok\n");
+  const rel = url.pathname === "/" ? "index.html" : decodeURIComponent(url.pathname).replace(/^\/+/, "");
+  const file = path.resolve(staticDir, rel);
+  if (!file.startsWith(staticDir + path.sep)) return res.writeHead(403).end();
+  try {
+    if (!(await stat(file)).isFile()) throw new Error("not a file");
+    res.writeHead(200, { "content-type": TYPES[path.extname(file)] ?? "application/octet-stream" }).end(await readFile(file));
+  } catch {
+    res.writeHead(404).end("not found\n");
+  }
+});
+const wss = new WebSocketServer({ server, path: "/ws" });
+wss.on("connection", (ws) => {
+  ws.on("message", (data, isBinary) => {
+    let env;
+    try {
+      env = isBinary ? pb.fromBinary(EnvelopeSchema, new Uint8Array(data)) : pb.fromJsonString(EnvelopeSchema, data.toString());
+    } catch (e) {
+      env = null;
+    }
+    const out = env ? handle(env) : { correlationId: 0n, body: { case: "error", value: { code: ErrorCode.MALFORMED_FRAME, message: "bad frame" } } };
+    const msg = pb.create(EnvelopeSchema, out);
+    ws.send(isBinary ? pb.toBinary(EnvelopeSchema, msg) : pb.toJsonString(EnvelopeSchema, msg), { binary: isBinary });
+  });
+});
+server.listen(Number(portText), host, () => console.log(`mock galloper listening on http://${listen}/ (static ${staticDir})`));
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => process.exit(0));
