@@ -11,9 +11,16 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/core/result.hpp"
 #include "rules/core/vec2.hpp"
 
 namespace galloper::rules {
+
+struct Decision;
+struct Answer;
+struct Event;
+struct Resolution;
+class Dice;
 
 // The game's secret seed (256 bits). Dice are a pure function of it and the
 // roll's position in the game, so a game replays exactly from its log.
@@ -134,6 +141,29 @@ class Game {
 
   virtual StateHash state_hash() const = 0;
   virtual std::unique_ptr<Game> clone() const = 0;
+
+  // ---- The engine (rules/core/decision.hpp). ----
+  // Defaults (game.cpp) describe a game with no sequence of play yet: nothing
+  // pending, every answer refused. A ruleset overrides all of them.
+
+  // Steps resolved so far: the dice of the next resolution are keyed by it.
+  virtual std::uint64_t step() const;
+  // True once the game has ended (victory conditions or turn limit).
+  virtual bool finished() const;
+  // The decisions owed at this step, by every seat that owes one.
+  virtual std::vector<Decision> pending() const;
+  // Whether an answer is legal now; a reason a player can act on when not.
+  // Never changes the game.
+  virtual Verdict check(const Answer& answer) const;
+  // Given an answer to every pending decision (defaults already applied by the
+  // caller for missed deadlines) and the step's dice, the next state and the
+  // events that happened. Rejects the whole step if any answer is illegal.
+  virtual Result<Resolution> resolve(const std::vector<Answer>& answers, Dice& dice) const;
+  // Which of a step's events a seat may learn of (indices into `events`, in
+  // order): the same visibility as view_for, judged on this, the resolved,
+  // state. Public events reach everyone; the umpire learns of all.
+  virtual std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
+                                                  const ViewSettings& settings) const;
 };
 
 }  // namespace galloper::rules

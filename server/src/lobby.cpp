@@ -8,6 +8,7 @@
 #include "codec/scenario_codec.hpp"
 #include "galloper/v1/scenario.pb.h"
 #include "server/src/frame_codec.hpp"
+#include "server/src/replay.hpp"
 #include "server/src/tokens.hpp"
 
 namespace galloper::server {
@@ -151,7 +152,7 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
           peer->send(make_outgoing(std::move(e)));
           return;
         }
-        auto room = std::make_shared<Room>(self->ioc_, record_copy, std::move(*game_holder),
+        auto room = std::make_shared<Room>(self->ioc_, self->store_, record_copy, std::move(*game_holder),
                                            std::move(seats_copy), self->metrics_);
         {
           std::lock_guard lock(self->mu_);
@@ -235,12 +236,58 @@ void Lobby::with_room(const std::string& game_id, RoomCallback done) {
         return;
       }
       auto game = std::move(std::get<codec::NewGame>(loaded).game);
-      auto room = std::make_shared<Room>(self->ioc_, std::move(record), std::move(game), std::move(seats),
-                                         self->metrics_);
-      spdlog::info("game {} loaded from the store", game_id);
-      self->finish_load(game_id, std::move(room), std::nullopt);
+      self->store_.load_steps(game_id, 0, [self, game_id, record = std::move(record), seats = std::move(seats),
+                                           game = std::shared_ptr<rules::Game>(std::move(game)), seed](
+                                              std::vector<persistence::StepRecord> steps,
+                                              persistence::Status status) mutable {
+        if (!status.ok()) {
+          self->finish_load(game_id, nullptr, storage_error(*status.error));
+          return;
+        }
+        // The log is the game: replay it, checking every recorded state hash.
+        auto replayed = replay(game->clone(), seed, steps);
+        if (replayed.error) {
+          spdlog::error("game {} cannot be loaded: {}", game_id, *replayed.error);
+          self->finish_load(game_id, nullptr,
+                            error_of(v1::ERROR_CODE_STORAGE, "game " + game_id + " cannot be loaded: " +
+                                                                 *replayed.error + "; other games are unaffected"));
+          return;
+        }
+        auto room = std::make_shared<Room>(self->ioc_, self->store_, std::move(record), std::move(replayed.game),
+                                           std::move(seats), self->metrics_, replayed.events);
+        spdlog::info("game {} loaded from the store ({} steps replayed)", game_id, replayed.steps_applied);
+        self->finish_load(game_id, std::move(room), std::nullopt);
+      });
     });
   });
+}
+
+std::shared_ptr<Room> Lobby::loaded_room(const std::string& game_id) const {
+  std::lock_guard lock(mu_);
+  auto it = rooms_.find(game_id);
+  return it == rooms_.end() ? nullptr : it->second;
+}
+
+void Lobby::submit_answer(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer,
+                          std::uint64_t correlation_id) {
+  auto room = loaded_room(request.game_id());
+  if (!room) {
+    send_error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+               "this connection holds no seat in game " + request.game_id() + "; join it first");
+    return;
+  }
+  room->submit(request, peer, correlation_id);
+}
+
+void Lobby::lock_answers(const v1::LockAnswers& request, const std::shared_ptr<Peer>& peer,
+                         std::uint64_t correlation_id) {
+  auto room = loaded_room(request.game_id());
+  if (!room) {
+    send_error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+               "this connection holds no seat in game " + request.game_id() + "; join it first");
+    return;
+  }
+  room->lock(request, peer, correlation_id);
 }
 
 void Lobby::finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error) {

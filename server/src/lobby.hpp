@@ -28,10 +28,15 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   void join_game(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer,
                  std::uint64_t correlation_id);
   void list_games(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void submit_answer(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer,
+                     std::uint64_t correlation_id);
+  void lock_answers(const v1::LockAnswers& request, const std::shared_ptr<Peer>& peer,
+                    std::uint64_t correlation_id);
 
   std::size_t rooms_loaded() const;
 
  private:
+  std::shared_ptr<Room> loaded_room(const std::string& game_id) const;
   using RoomCallback = std::function<void(std::shared_ptr<Room>, std::optional<v1::Error>)>;
   void with_room(const std::string& game_id, RoomCallback done);
   void finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error);

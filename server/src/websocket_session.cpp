@@ -118,6 +118,10 @@ void WebSocketSession::handle(std::string_view payload, Encoding encoding) {
       return lobby.join_game(env.join_game(), self, id);
     case v1::Envelope::kListGames:
       return lobby.list_games(self, id);
+    case v1::Envelope::kSubmitAnswer:
+      return lobby.submit_answer(env.submit_answer(), self, id);
+    case v1::Envelope::kLockAnswers:
+      return lobby.lock_answers(env.lock_answers(), self, id);
     default:
       return reply_error(id, v1::ERROR_CODE_UNKNOWN_MESSAGE,
                          "a client may not send " +

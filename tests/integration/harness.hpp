@@ -57,6 +57,7 @@ class ServerProcess {
                                      data_dir_.string(), "--ready-file", ready_file_.string(),
                                      "--log-level", "debug", "--threads", "2"};
     args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+    std::fflush(nullptr);  // or the child inherits and re-flushes our buffered output
     pid_ = ::fork();
     ASSERT_GE(pid_, 0);
     if (pid_ == 0) {

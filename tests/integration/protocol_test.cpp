@@ -13,7 +13,9 @@ class ProtocolTest : public ::testing::Test {
     server_->start();
   }
   void TearDown() override {
-    if (server_) EXPECT_EQ(server_->stop(SIGTERM), 0) << server_->log();
+    if (server_) {
+      EXPECT_EQ(server_->stop(SIGTERM), 0) << server_->log();
+    }
     std::filesystem::remove_all(dir_);
   }
   std::filesystem::path dir_;

@@ -1,0 +1,122 @@
+// rules::View -> galloper::v1::GameView: a field-by-field copy, nothing added
+// and nothing taken from anywhere else.
+#include "codec/view_codec.hpp"
+
+namespace galloper::codec {
+
+namespace {
+
+namespace v1 = galloper::v1;
+
+void point(rules::Vec2 p, v1::Point* out) {
+  out->set_x(p.x);
+  out->set_y(p.y);
+}
+
+v1::TerrainKind terrain_kind(rules::TerrainKind k) {
+  switch (k) {
+    case rules::TerrainKind::kHill: return v1::TERRAIN_KIND_HILL;
+    case rules::TerrainKind::kWood: return v1::TERRAIN_KIND_WOOD;
+    case rules::TerrainKind::kTown: return v1::TERRAIN_KIND_TOWN;
+    case rules::TerrainKind::kMarsh: return v1::TERRAIN_KIND_MARSH;
+    case rules::TerrainKind::kRough: return v1::TERRAIN_KIND_ROUGH;
+    case rules::TerrainKind::kStream: return v1::TERRAIN_KIND_STREAM;
+    case rules::TerrainKind::kRiver: return v1::TERRAIN_KIND_RIVER;
+    case rules::TerrainKind::kHedge: return v1::TERRAIN_KIND_HEDGE;
+    case rules::TerrainKind::kWall: return v1::TERRAIN_KIND_WALL;
+    case rules::TerrainKind::kDitch: return v1::TERRAIN_KIND_DITCH;
+    case rules::TerrainKind::kFortification: return v1::TERRAIN_KIND_FORTIFICATION;
+    case rules::TerrainKind::kFieldworks: return v1::TERRAIN_KIND_FIELDWORKS;
+    case rules::TerrainKind::kChevauxDeFrise: return v1::TERRAIN_KIND_CHEVAUX_DE_FRISE;
+    case rules::TerrainKind::kRoad: return v1::TERRAIN_KIND_ROAD;
+    case rules::TerrainKind::kBridge: return v1::TERRAIN_KIND_BRIDGE;
+    case rules::TerrainKind::kFord: return v1::TERRAIN_KIND_FORD;
+  }
+  return v1::TERRAIN_KIND_UNSPECIFIED;
+}
+
+v1::UnitKind unit_kind(rules::UnitKind k) {
+  switch (k) {
+    case rules::UnitKind::kBrigade: return v1::UNIT_KIND_BRIGADE;
+    case rules::UnitKind::kGun: return v1::UNIT_KIND_GUN;
+    case rules::UnitKind::kLeader: return v1::UNIT_KIND_LEADER;
+    case rules::UnitKind::kMessenger: return v1::UNIT_KIND_MESSENGER;
+    case rules::UnitKind::kMarker: return v1::UNIT_KIND_MARKER;
+  }
+  return v1::UNIT_KIND_UNSPECIFIED;
+}
+
+v1::Knowledge knowledge(rules::Knowledge k) {
+  switch (k) {
+    case rules::Knowledge::kOwn: return v1::KNOWLEDGE_OWN;
+    case rules::Knowledge::kFriendly: return v1::KNOWLEDGE_FRIENDLY;
+    case rules::Knowledge::kSeen: return v1::KNOWLEDGE_SEEN;
+    case rules::Knowledge::kLastSeen: return v1::KNOWLEDGE_LAST_SEEN;
+    case rules::Knowledge::kUmpire: return v1::KNOWLEDGE_UMPIRE;
+  }
+  return v1::KNOWLEDGE_UNSPECIFIED;
+}
+
+void unit(const rules::UnitView& u, v1::UnitView* out) {
+  out->set_id(u.id);
+  out->set_kind(unit_kind(u.kind));
+  out->set_side(u.side);
+  out->set_name(u.name);
+  out->set_knowledge(knowledge(u.knowledge));
+  out->set_troop_type(u.troop_type);
+  out->set_grade(u.grade);
+  out->set_formation(u.formation);
+  for (const auto& b : u.bases) {
+    v1::Rect* r = out->add_bases();
+    point(b.center, r->mutable_center());
+    r->set_width(b.width);
+    r->set_depth(b.depth);
+    r->set_facing_deg(b.facing_deg);
+  }
+  out->set_base_count(u.base_count);
+  out->set_dps(u.dps);
+  for (const auto& s : u.status) out->add_status(s);
+  point(u.position, out->mutable_position());
+  out->set_facing_deg(u.facing_deg);
+  out->set_command(u.command);
+  out->set_wing(u.wing);
+  out->set_last_seen_turn(u.last_seen_turn);
+  out->set_rank(u.rank);
+  out->set_attached_to(u.attached_to);
+}
+
+}  // namespace
+
+void to_proto(const rules::View& view, galloper::v1::GameView* out) {
+  out->set_ruleset(view.ruleset);
+  out->set_scenario(view.scenario);
+  out->set_title(view.title);
+  out->set_seat(view.seat);
+  out->set_side(view.side);
+  out->set_table_width(view.table_width);
+  out->set_table_depth(view.table_depth);
+  out->set_unit_name(view.unit_name);
+  out->set_turn(view.turn);
+  out->set_phase(view.phase);
+  out->set_turn_limit(view.turn_limit);
+  for (const auto& s : view.sides) {
+    v1::SideView* side = out->add_sides();
+    side->set_id(s.id);
+    side->set_name(s.name);
+    side->set_attacker(s.attacker);
+  }
+  for (const auto& t : view.terrain) {
+    v1::TerrainView* tv = out->add_terrain();
+    tv->set_id(t.id);
+    tv->set_kind(terrain_kind(t.kind));
+    tv->set_name(t.name);
+    for (const auto& p : t.outline) point(p, tv->add_outline());
+    tv->set_closed(t.closed);
+    tv->set_elevation(t.elevation);
+    tv->set_steep(t.steep);
+    tv->set_major(t.major);
+  }
+  for (const auto& u : view.units) unit(u, out->add_units());
+}
+
+}  // namespace galloper::codec

@@ -1,0 +1,24 @@
+#include "rules/core/game.hpp"
+
+#include "rules/core/decision.hpp"
+
+namespace galloper::rules {
+
+std::uint64_t Game::step() const { return 0; }
+bool Game::finished() const { return false; }
+std::vector<Decision> Game::pending() const { return {}; }
+
+Verdict Game::check(const Answer&) const {
+  return reject("no_sequence_of_play", "this ruleset does not take answers yet");
+}
+
+Result<Resolution> Game::resolve(const std::vector<Answer>&, Dice&) const {
+  return reject("no_sequence_of_play", "this ruleset does not resolve steps yet");
+}
+
+std::vector<std::size_t> Game::visible_events(const std::vector<Event>&, std::string_view,
+                                              const ViewSettings&) const {
+  return {};
+}
+
+}  // namespace galloper::rules
