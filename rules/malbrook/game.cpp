@@ -1,0 +1,64 @@
+#include "rules/malbrook/game.hpp"
+
+#include <set>
+
+#include "rules/core/decision.hpp"
+#include "rules/malbrook/engine.hpp"
+
+#include "rules/malbrook/seats.hpp"
+#include "rules/malbrook/setup.hpp"
+#include "rules/malbrook/view.hpp"
+
+namespace galloper::rules::malbrook {
+
+MalbrookGame::MalbrookGame(GameState state) : state_(std::move(state)) {}
+
+std::string_view MalbrookGame::ruleset() const { return kRulesetName; }
+
+std::string MalbrookGame::phase() const { return std::string(to_string(state_.phase)); }
+
+std::vector<Seat> MalbrookGame::seats() const { return seats_of(state_); }
+
+View MalbrookGame::view_for(std::string_view seat, const ViewSettings& settings) const {
+  return malbrook::view_for(state_, seat, settings);
+}
+
+StateHash MalbrookGame::state_hash() const { return malbrook::state_hash(state_); }
+
+std::unique_ptr<Game> MalbrookGame::clone() const { return std::make_unique<MalbrookGame>(state_); }
+
+std::vector<Decision> MalbrookGame::pending() const { return malbrook::pending(state_); }
+
+Verdict MalbrookGame::check(const Answer& answer) const { return malbrook::check(state_, answer); }
+
+Result<Resolution> MalbrookGame::resolve(const std::vector<Answer>& answers, Dice& dice) const {
+  auto r = malbrook::resolve(state_, answers, dice);
+  if (!r) return r.error();
+  Resolution out;
+  out.next = std::make_unique<MalbrookGame>(std::move(r->next));
+  out.events = std::move(r->events);
+  return out;
+}
+
+std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& events, std::string_view seat,
+                                                      const ViewSettings& settings) const {
+  const bool umpire = seat == kUmpireSeat;
+  std::set<std::string, std::less<>> seen;
+  if (!umpire) {
+    for (const auto& u : malbrook::view_for(state_, seat, settings).units) seen.insert(u.id);
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    const Event& e = events[i];
+    bool shown = umpire || e.is_public;
+    for (const auto& id : e.subjects) shown = shown || seen.count(id) > 0;
+    if (shown) out.push_back(i);
+  }
+  return out;
+}
+
+std::unique_ptr<Game> make_game(const ScenarioSpec& spec, const Seed& seed) {
+  return std::make_unique<MalbrookGame>(initial_state(spec, seed));
+}
+
+}  // namespace galloper::rules::malbrook

@@ -1,0 +1,49 @@
+#pragma once
+// Malbrook as the server sees it: a rules::Game over a GameState value.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/game.hpp"
+#include "rules/malbrook/scenario.hpp"
+#include "rules/malbrook/state.hpp"
+
+namespace galloper::rules::malbrook {
+
+class MalbrookGame final : public Game {
+ public:
+  explicit MalbrookGame(GameState state);
+
+  const GameState& state() const { return state_; }
+
+  std::string_view ruleset() const override;
+  std::string_view scenario_name() const override { return state_.scenario; }
+  std::string_view title() const override { return state_.title; }
+  std::uint32_t turn() const override { return state_.turn; }
+  std::string phase() const override;
+  std::vector<Seat> seats() const override;
+  View view_for(std::string_view seat, const ViewSettings& settings) const override;
+  StateHash state_hash() const override;
+  std::unique_ptr<Game> clone() const override;
+
+  std::uint64_t step() const override { return state_.step; }
+  bool finished() const override { return state_.phase == Phase::kEnded; }
+  // The engine (engine.hpp).
+  std::vector<Decision> pending() const override;
+  Verdict check(const Answer& answer) const override;
+  Result<Resolution> resolve(const std::vector<Answer>& answers, Dice& dice) const override;
+  // Public events reach every seat and the umpire sees all; otherwise a seat
+  // learns of an event when its view (view_for, the one path) shows one of
+  // the event's subjects.
+  std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
+                                          const ViewSettings& settings) const override;
+
+ private:
+  GameState state_;
+};
+
+// A game in the initial state of a scenario that passed check_scenario().
+std::unique_ptr<Game> make_game(const ScenarioSpec& spec, const Seed& seed);
+
+}  // namespace galloper::rules::malbrook

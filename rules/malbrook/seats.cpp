@@ -1,0 +1,36 @@
+#include "rules/malbrook/seats.hpp"
+
+namespace galloper::rules::malbrook {
+
+std::string army_seat(std::string_view army) { return std::string(army) + "/army"; }
+
+std::string wing_seat(std::string_view army, std::string_view wing) {
+  return std::string(army) + "/" + std::string(wing);
+}
+
+std::string seat_of(const Brigade& b) { return wing_seat(b.army, b.wing); }
+std::string seat_of(const Gun& g) { return g.wing.empty() ? army_seat(g.army) : wing_seat(g.army, g.wing); }
+std::string seat_of(const Leader& l) { return l.wing.empty() ? army_seat(l.army) : wing_seat(l.army, l.wing); }
+
+std::vector<Seat> seats_of(const GameState& state) {
+  std::vector<Seat> seats;
+  seats.push_back({std::string(kUmpireSeat), SeatRole::kUmpire, "", "", "Umpire"});
+  for (const auto& a : state.armies) {
+    std::string marshals;
+    for (const auto& id : a.marshals) {
+      const Leader* l = state.find_leader(id);
+      if (!marshals.empty()) marshals += " and ";
+      marshals += l != nullptr ? l->name : id;
+    }
+    seats.push_back({army_seat(a.id), SeatRole::kArmy, a.id, "",
+                     a.name + (marshals.empty() ? "" : " (" + marshals + ")")});
+    for (const auto& w : a.wings) {
+      const Leader* lg = state.find_leader(w.lieutenant_general);
+      seats.push_back({wing_seat(a.id, w.id), SeatRole::kWing, a.id, w.id,
+                       a.name + ": " + w.name + (lg != nullptr ? " (Lt Gen " + lg->name + ")" : "")});
+    }
+  }
+  return seats;
+}
+
+}  // namespace galloper::rules::malbrook

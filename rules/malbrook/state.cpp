@@ -1,0 +1,339 @@
+#include "rules/malbrook/state.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "rules/core/geometry.hpp"
+#include "rules/malbrook/hash.hpp"
+
+namespace galloper::rules::malbrook {
+
+std::string_view to_string(Status s) {
+  switch (s) {
+    case Status::kHalted: return "halted";
+    case Status::kInspired: return "inspired";
+    case Status::kCharging: return "charging";
+    case Status::kFailedCharge: return "failed charge";
+    case Status::kEvading: return "evading";
+    case Status::kRetiring: return "retiring";
+    case Status::kRouting: return "routing";
+    case Status::kPursuing: return "pursuing";
+    case Status::kLooting: return "looting";
+    case Status::kInCombat: return "in combat";
+    case Status::kMoved: return "moved";
+    case Status::kUnderFire: return "under fire";
+    case Status::kFired: return "fired";
+    case Status::kAbandoned: return "abandoned";
+    case Status::kCrewEliminated: return "crew eliminated";
+    case Status::kDestroyed: return "destroyed";
+    case Status::kSurrendered: return "surrendered";
+  }
+  return "?";
+}
+
+int Leader::base_actions() const {
+  const int normal = rank == LeaderRank::kMajorGeneral ? 1 : 2;
+  return std::max(0, normal + action_modifier);
+}
+
+const Army* GameState::find_army(std::string_view id) const {
+  for (const auto& a : armies) {
+    if (a.id == id) return &a;
+  }
+  return nullptr;
+}
+
+const Wing* GameState::find_wing(std::string_view army, std::string_view wing) const {
+  const Army* a = find_army(army);
+  if (a == nullptr) return nullptr;
+  for (const auto& w : a->wings) {
+    if (w.id == wing) return &w;
+  }
+  return nullptr;
+}
+
+const Brigade* GameState::find_brigade(std::string_view id) const {
+  for (const auto& b : brigades) {
+    if (b.id == id) return &b;
+  }
+  return nullptr;
+}
+
+const Gun* GameState::find_gun(std::string_view id) const {
+  for (const auto& g : guns) {
+    if (g.id == id) return &g;
+  }
+  return nullptr;
+}
+
+const Leader* GameState::find_leader(std::string_view id) const {
+  for (const auto& l : leaders) {
+    if (l.id == id) return &l;
+  }
+  return nullptr;
+}
+
+// ---- Terrain ----
+
+namespace {
+
+double default_linear_width(TerrainKind kind) {
+  switch (kind) {
+    case TerrainKind::kRiver: return 2.0;
+    case TerrainKind::kRoad: return 1.0;
+    case TerrainKind::kStream: return 0.5;
+    default: return 0.25;
+  }
+}
+
+LinearKind linear_kind(TerrainKind k) {
+  switch (k) {
+    case TerrainKind::kRiver: return LinearKind::kRiver;
+    case TerrainKind::kHedge: return LinearKind::kHedge;
+    case TerrainKind::kWall: return LinearKind::kWall;
+    case TerrainKind::kDitch: return LinearKind::kDitch;
+    case TerrainKind::kFortification: return LinearKind::kFortification;
+    case TerrainKind::kFieldworks: return LinearKind::kFieldworks;
+    case TerrainKind::kChevauxDeFrise: return LinearKind::kChevauxDeFrise;
+    case TerrainKind::kRoad: return LinearKind::kRoad;
+    default: return LinearKind::kStream;
+  }
+}
+
+bool is_linear(TerrainKind k) {
+  switch (k) {
+    case TerrainKind::kStream:
+    case TerrainKind::kRiver:
+    case TerrainKind::kHedge:
+    case TerrainKind::kWall:
+    case TerrainKind::kDitch:
+    case TerrainKind::kFortification:
+    case TerrainKind::kFieldworks:
+    case TerrainKind::kChevauxDeFrise:
+    case TerrainKind::kRoad: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+double linear_width(const Feature& f) { return f.width > 0 ? f.width : default_linear_width(f.kind); }
+
+OrientedRect crossing_rect(const Feature& crossing, const Feature* crossed) {
+  const double width = crossing.width > 0 ? crossing.width : 2.0;
+  const Vec2 at = crossing.points.empty() ? Vec2{} : crossing.points.front();
+  if (crossed == nullptr || crossed->points.size() < 2) return {at, width, width, 0};
+  // Across the nearest stretch of the feature crossed, reaching 1" onto each bank.
+  const Polyline path{crossed->points};
+  double best = std::numeric_limits<double>::infinity();
+  Vec2 along{1, 0};
+  for (std::size_t i = 0; i < path.segment_count(); ++i) {
+    const Segment s = path.segment(i);
+    const double d = distance(s, at);
+    if (d < best && s.length() > 0) {
+      best = d;
+      along = s.b - s.a;
+    }
+  }
+  return {at, width, linear_width(*crossed) + 2.0, normalize_deg(bearing_of(along) + 90)};
+}
+
+TerrainMap make_terrain_map(const std::vector<Feature>& features) {
+  std::vector<Hill> hills;
+  std::vector<Area> areas;
+  std::vector<Linear> linears;
+  std::vector<Crossing> crossings;
+  for (const auto& f : features) {
+    switch (f.kind) {
+      case TerrainKind::kHill:
+        hills.push_back({f.id, Polygon{f.points}, f.elevation > 0 ? f.elevation : 1.0, f.steep,
+                         f.significantly_high});
+        break;
+      case TerrainKind::kWood: areas.push_back({f.id, AreaKind::kWood, Polygon{f.points}}); break;
+      case TerrainKind::kTown: areas.push_back({f.id, AreaKind::kTown, Polygon{f.points}}); break;
+      case TerrainKind::kMarsh: areas.push_back({f.id, AreaKind::kMarsh, Polygon{f.points}}); break;
+      case TerrainKind::kRough: areas.push_back({f.id, AreaKind::kRough, Polygon{f.points}}); break;
+      case TerrainKind::kBridge:
+      case TerrainKind::kFord: {
+        const Feature* crossed = nullptr;
+        for (const auto& g : features) {
+          if (g.id == f.crosses) crossed = &g;
+        }
+        crossings.push_back({f.id, f.kind == TerrainKind::kBridge ? CrossingKind::kBridge : CrossingKind::kFord,
+                             f.crosses, crossing_rect(f, crossed).polygon()});
+        break;
+      }
+      default:
+        if (is_linear(f.kind)) {
+          linears.push_back({f.id, linear_kind(f.kind), Polyline{f.points}, linear_width(f), f.major,
+                             f.impassable});
+        }
+        break;
+    }
+  }
+  return TerrainMap(std::move(hills), std::move(areas), std::move(linears), std::move(crossings));
+}
+
+// ---- Hash ----
+
+StateHash state_hash(const GameState& s) {
+  Hasher h;
+  h.str(kRulesetName);
+  h.tag(1);
+  h.str(s.scenario);
+  h.real(s.table_width);
+  h.real(s.table_depth);
+  h.tag(2);
+  h.u64(s.features.size());
+  for (const auto& f : s.features) {
+    h.str(f.id);
+    h.u32(static_cast<std::uint32_t>(f.kind));
+    h.u64(f.points.size());
+    for (Vec2 p : f.points) h.vec(p);
+    h.boolean(f.closed);
+    h.real(f.elevation);
+    h.boolean(f.steep);
+    h.boolean(f.significantly_high);
+    h.boolean(f.major);
+    h.boolean(f.impassable);
+    h.real(f.width);
+    h.str(f.crosses);
+  }
+  h.tag(3);
+  h.u64(s.armies.size());
+  for (const auto& a : s.armies) {
+    h.str(a.id);
+    h.u32(static_cast<std::uint32_t>(a.style));
+    h.u32(a.break_percent);
+    h.u64(a.marshals.size());
+    for (const auto& m : a.marshals) h.str(m);
+    h.u64(a.wings.size());
+    for (const auto& w : a.wings) {
+      h.str(w.id);
+      h.str(w.lieutenant_general);
+      h.u32(static_cast<std::uint32_t>(w.order));
+      h.boolean(w.objective.has_value());
+      if (w.objective) h.vec(*w.objective);
+      h.str(w.objective_feature);
+      h.u64(w.commands.size());
+      for (const auto& c : w.commands) {
+        h.str(c.id);
+        h.str(c.major_general);
+      }
+    }
+  }
+  h.tag(4);
+  h.u64(s.brigades.size());
+  for (const auto& b : s.brigades) {
+    h.str(b.id);
+    h.str(b.army);
+    h.str(b.wing);
+    h.str(b.command);
+    h.u32(static_cast<std::uint32_t>(b.type));
+    h.u32(static_cast<std::uint32_t>(b.grade));
+    h.u32(static_cast<std::uint32_t>(b.style));
+    h.boolean(b.a_outrance);
+    h.u32(b.bases);
+    h.u32(static_cast<std::uint32_t>(b.formation));
+    h.vec(b.position);
+    h.real(b.facing_deg);
+    h.u32(b.dps);
+    h.u32(b.status);
+    h.u32(b.inspire_actions);
+    h.boolean(b.horse_holders.has_value());
+    if (b.horse_holders) h.vec(*b.horse_holders);
+    h.u32(b.move_dice_turn);
+    h.u32(b.move_dice);
+    h.u32(b.move_dice_before);
+    hash_last_move(h, b.last_move);
+    h.boolean(b.horse_holders_moved);
+  }
+  h.tag(5);
+  h.u64(s.guns.size());
+  for (const auto& g : s.guns) {
+    h.str(g.id);
+    h.str(g.army);
+    h.str(g.wing);
+    h.str(g.command);
+    h.u32(static_cast<std::uint32_t>(g.weight));
+    h.boolean(g.limbered);
+    h.vec(g.position);
+    h.real(g.facing_deg);
+    h.u32(g.dps);
+    h.u32(g.status);
+    hash_last_move(h, g.last_move);
+  }
+  h.tag(6);
+  h.u64(s.leaders.size());
+  for (const auto& l : s.leaders) {
+    h.str(l.id);
+    h.str(l.army);
+    h.str(l.wing);
+    h.str(l.command);
+    h.u32(static_cast<std::uint32_t>(l.rank));
+    h.i64(l.action_modifier);
+    h.boolean(l.exceptional);
+    h.u32(l.wounds);
+    h.boolean(l.killed);
+    h.boolean(l.captured);
+    h.str(l.attached_to);
+    h.vec(l.position);
+    h.real(l.facing_deg);
+  }
+  h.tag(7);
+  h.u32(s.turn);
+  h.u32(static_cast<std::uint32_t>(s.phase));
+  h.str(s.initiative);
+  h.str(s.attacker);
+  h.u32(s.turn_limit);
+  h.u64(s.step);
+  h.u64(s.objectives.size());
+  for (const auto& o : s.objectives) {
+    h.str(o.id);
+    h.vec(o.at);
+    h.real(o.radius);
+    h.u32(o.points);
+    h.str(o.held_by);
+  }
+  h.tag(20);  // movement phase (movement_state.hpp)
+  hash_movement(h, s.movement);
+  h.tag(21);  // sequence of play, command and control (engine.hpp, command.hpp, control.hpp)
+  h.boolean(s.simultaneous);
+  h.u32(s.half);
+  h.u32(static_cast<std::uint32_t>(s.command_stage));
+  h.str(s.initiative_winner);
+  h.u32(s.next_messenger);
+  h.u64(s.messengers.size());
+  for (const auto& m : s.messengers) {
+    h.str(m.id);
+    h.str(m.army);
+    h.str(m.from);
+    h.str(m.to);
+    h.vec(m.position);
+    h.real(m.facing_deg);
+    h.u32(static_cast<std::uint32_t>(m.message.kind));
+    h.u32(static_cast<std::uint32_t>(m.message.order));
+    h.boolean(m.message.objective.has_value());
+    if (m.message.objective) h.vec(*m.message.objective);
+    h.str(m.message.objective_feature);
+    h.str(m.message.unit);
+    h.str(m.message.wing);
+    h.str(m.message.command);
+  }
+  for (const auto& a : s.armies) {
+    for (const auto& w : a.wings) h.str(w.orders_from);
+  }
+  for (const auto& b : s.brigades) {
+    h.u32(static_cast<std::uint32_t>(b.control));
+    h.str(b.controlled_by);
+    h.str(b.conform_to);
+    h.boolean(b.conform_behind);
+  }
+  for (const auto& g : s.guns) {
+    h.u32(static_cast<std::uint32_t>(g.control));
+    h.str(g.controlled_by);
+  }
+  return h.digest();
+}
+
+}  // namespace galloper::rules::malbrook

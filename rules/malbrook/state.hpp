@@ -1,0 +1,267 @@
+#pragma once
+// The whole of a Malbrook game as one value.
+//
+// Organisation (armies -> wings -> commands) is a tree of ids and leaders;
+// brigades, guns and leaders are kept in flat lists and name their place in
+// the chain of command, because the rules let a superior re-assign troops
+// between commands and wings during play ("Chain of Command").
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/game.hpp"
+#include "rules/core/terrain.hpp"
+#include "rules/core/vec2.hpp"
+#include "rules/malbrook/types.hpp"
+#include "rules/malbrook/movement_state.hpp"
+
+namespace galloper::rules::malbrook {
+
+// Status markers a brigade or gun can carry. A bit set so the hash and the
+// view walk them in one fixed order.
+enum class Status : std::uint32_t {
+  kHalted = 1u << 0,        // halt marker (steadied, or a control-test halt)
+  kInspired = 1u << 1,      // see Brigade::inspire_actions
+  kCharging = 1u << 2,
+  kFailedCharge = 1u << 3,  // charged last turn and failed to contact
+  kEvading = 1u << 4,
+  kRetiring = 1u << 5,
+  kRouting = 1u << 6,
+  kPursuing = 1u << 7,
+  kLooting = 1u << 8,
+  kInCombat = 1u << 9,
+  kMoved = 1u << 10,        // moved this turn (not stationary)
+  kUnderFire = 1u << 11,    // under fire this turn
+  kFired = 1u << 12,        // guns: fired this turn (firing marker)
+  kAbandoned = 1u << 13,    // guns: crew sought refuge
+  kCrewEliminated = 1u << 14,
+  kDestroyed = 1u << 15,    // brigades: no bases left / eliminated
+  kSurrendered = 1u << 16,
+};
+inline constexpr std::uint32_t kStatusCount = 17;
+std::string_view to_string(Status s);
+
+struct Brigade {
+  std::string id;
+  std::string name;
+  std::string army;
+  std::string wing;
+  std::string command;
+  TroopType type = TroopType::kFoot;
+  Grade grade = Grade::kC;
+  FightingStyle style = FightingStyle::kTraditional;
+  bool a_outrance = false;  // may charge à l'outrance (hussars and new style horse always may)
+  std::uint32_t bases = 0;
+  Formation formation = Formation::kLine;
+  Vec2 position;            // middle of the front edge
+  double facing_deg = 0;    // clockwise from north, [0, 360)
+  std::uint32_t dps = 0;
+  std::uint32_t status = 0;  // Status bits
+  std::uint32_t inspire_actions = 0;
+  std::optional<Vec2> horse_holders;  // dismounted dragoons only
+
+  bool has(Status s) const { return (status & static_cast<std::uint32_t>(s)) != 0; }
+
+  // ---- Movement (movement.cpp) ----
+  // Dice moved in the turn `move_dice_turn` (a road move counts 2) and in the
+  // turn before it: "Cavalry may only change speed by up to 2 dice per turn".
+  std::uint32_t move_dice_turn = 0;
+  std::uint32_t move_dice = 0;
+  std::uint32_t move_dice_before = 0;
+  LastMove last_move;                // "Repeat last move"
+  bool horse_holders_moved = false;  // "The horses may not move again on their own"
+
+  // ---- Command and control this turn (control.hpp); reset at each turn's start. ----
+  ControlResult control = ControlResult::kUnknown;
+  std::string controlled_by;    // leader id controlling it (attached or in range), if any
+  std::string conform_to;       // kConforming: the controlled brigade it conforms to
+  bool conform_behind = false;  // kConforming from a rear line: does not charge with the lead
+};
+
+struct Gun {
+  std::string id;
+  std::string name;
+  std::string army;
+  std::string wing;     // empty: army artillery under the Marshal
+  std::string command;  // empty: kept under the wing's Lieutenant General
+  GunWeight weight = GunWeight::kMedium;
+  bool limbered = false;
+  Vec2 position;        // middle of the front edge of the gun's base
+  double facing_deg = 0;
+  std::uint32_t dps = 0;
+  std::uint32_t status = 0;
+
+  bool has(Status s) const { return (status & static_cast<std::uint32_t>(s)) != 0; }
+
+  LastMove last_move;  // movement.cpp: "Repeat last move"
+
+  // ---- Command and control this turn (control.hpp); reset at each turn's start. ----
+  ControlResult control = ControlResult::kUnknown;
+  std::string controlled_by;
+};
+
+struct Leader {
+  std::string id;
+  std::string name;
+  std::string army;
+  std::string wing;     // Marshals: empty
+  std::string command;  // Major Generals only
+  LeaderRank rank = LeaderRank::kMajorGeneral;
+  int action_modifier = 0;  // +1 superior, -1 incompetent
+  bool exceptional = false; // Marshals: +1 on the initiative roll
+  std::uint32_t wounds = 0;
+  bool killed = false;
+  bool captured = false;
+  std::string attached_to;  // brigade id, or empty when detached
+  Vec2 position;            // middle of the front edge of the stand
+  double facing_deg = 0;
+
+  // "Lieutenant Generals and Marshals may normally take two actions ...
+  // Major Generals normally only one", +/-1 for superior/incompetent leaders.
+  int base_actions() const;
+};
+
+struct Command {
+  std::string id;
+  std::string name;
+  std::string major_general;  // leader id
+};
+
+struct Wing {
+  std::string id;
+  std::string name;
+  std::string lieutenant_general;  // leader id
+  WingOrder order = WingOrder::kDefend;
+  std::optional<Vec2> objective;
+  std::string objective_feature;
+  std::vector<Command> commands;
+  // The Marshal who issued the current orders: only he may change them
+  // ("Orders"). Empty: the scenario's orders, which any Marshal of the army may change.
+  std::string orders_from;
+};
+
+struct Army {
+  std::string id;
+  std::string name;
+  FightingStyle style = FightingStyle::kTraditional;
+  std::uint32_t break_percent = 0;  // 0: the army does not break by this rule
+  std::vector<std::string> marshals;  // leader ids
+  std::vector<Wing> wings;
+};
+
+// A terrain feature as the scenario gave it; what views show and the hash
+// covers. The core TerrainMap (for sight and movement) is built from these.
+struct Feature {
+  std::string id;
+  std::string name;
+  TerrainKind kind = TerrainKind::kRough;
+  std::vector<Vec2> points;  // area/hill outline, linear path, crossing point
+  bool closed = false;
+  double elevation = 0;
+  bool steep = false;
+  bool significantly_high = false;
+  bool major = false;
+  bool impassable = false;
+  double width = 0;          // linear features and crossings (0: the kind's default)
+  std::string crosses;       // crossings: the feature crossed
+};
+
+struct Objective {
+  std::string id;
+  std::string name;
+  Vec2 at;
+  double radius = 0;
+  std::uint32_t points = 0;
+  std::string held_by;  // army id, or empty
+};
+
+// What a leader passes down the chain of command, in person or by messenger
+// ("Orders", "Chain of Command"): new wing orders, or a re-assignment of a
+// brigade, gun or whole command to another wing/command.
+enum class MessageKind : std::uint8_t { kOrders, kReassign };
+struct Message {
+  MessageKind kind = MessageKind::kOrders;
+  WingOrder order = WingOrder::kDefend;  // kOrders
+  std::optional<Vec2> objective;         // kOrders
+  std::string objective_feature;         // kOrders
+  std::string unit;                      // kReassign: brigade, gun or command id
+  std::string wing;                      // kReassign: destination wing
+  std::string command;                   // kReassign: destination command (empty: wing level, guns only)
+};
+
+// A messenger marker on its way ("Send a messenger"): rides up to 6" (12"
+// beyond 6" of enemy) towards its recipient in each of its side's command
+// phases and relays its message on reaching base-to-base contact.
+struct Messenger {
+  std::string id;    // "msg1", "msg2", ... in order of sending
+  std::string army;
+  std::string from;  // sending leader id
+  std::string to;    // recipient leader id
+  Vec2 position;
+  double facing_deg = 0;
+  Message message;
+};
+
+struct GameState {
+  std::string scenario;  // the scenario's name, e.g. "demo"
+  std::string title;
+  std::string description;
+  double table_width = 0;
+  double table_depth = 0;
+  std::vector<Feature> features;
+  TerrainMap terrain;  // derived from `features` by make_terrain_map()
+
+  std::vector<Army> armies;  // exactly two
+  std::vector<Brigade> brigades;
+  std::vector<Gun> guns;
+  std::vector<Leader> leaders;
+
+  std::uint32_t turn = 1;
+  Phase phase = Phase::kInitiative;
+  std::string initiative;  // army id that moves first this turn; empty until decided
+  std::string attacker;    // army id; empty for a meeting engagement
+  std::uint32_t turn_limit = 0;
+  std::vector<Objective> objectives;
+  std::string victory_description;
+
+  Seed seed{};              // secret; dice are a function of it and `step`
+  std::uint64_t step = 0;   // resolved steps so far (the dice counter's base)
+
+  // ---- Sequence of play (engine.hpp, sequence.hpp) ----
+  // House option for play-by-web: both sides answer each phase in the same
+  // step instead of alternately (RULINGS.md).
+  bool simultaneous = false;
+  // Alternate play: 0 while the side with initiative acts in the phase, 1
+  // while the other side does. Always 0 when simultaneous.
+  std::uint32_t half = 0;
+  CommandStage command_stage = CommandStage::kActions;
+  // The army that won the initiative roll and owes the first/second choice.
+  std::string initiative_winner;
+  std::vector<Messenger> messengers;
+  std::uint32_t next_messenger = 1;  // numbers messenger ids
+  MovementState movement;   // movement.cpp: the movement phase's sub-steps
+
+  const Army* find_army(std::string_view id) const;
+  const Wing* find_wing(std::string_view army, std::string_view wing) const;
+  const Brigade* find_brigade(std::string_view id) const;
+  const Gun* find_gun(std::string_view id) const;
+  const Leader* find_leader(std::string_view id) const;
+};
+
+// The core terrain model of the features (hills, woods, towns... for sight).
+TerrainMap make_terrain_map(const std::vector<Feature>& features);
+// A linear feature's drawn width: as given, else river 2", road 1", stream
+// 1/2", other obstacles 1/4".
+double linear_width(const Feature& f);
+// A bridge's or ford's footprint: `width` (default 2") along the feature it
+// crosses, reaching 1" onto each bank.
+OrientedRect crossing_rect(const Feature& crossing, const Feature* crossed);
+
+// A deterministic 64-bit digest over a canonical walk of everything that can
+// change an outcome (not the seed: it never changes and its commitment is
+// published separately). The same on every compiler and platform.
+StateHash state_hash(const GameState& state);
+
+}  // namespace galloper::rules::malbrook

@@ -1,0 +1,193 @@
+#include "rules/malbrook/view.hpp"
+
+#include <algorithm>
+
+#include "rules/malbrook/basing.hpp"
+#include "rules/malbrook/seats.hpp"
+#include "rules/malbrook/visibility.hpp"
+
+namespace galloper::rules::malbrook {
+
+namespace {
+
+RectView rect_view(const OrientedRect& r) { return {r.center, r.width, r.depth, r.facing_deg}; }
+
+// Markers a player at the table can see on any brigade or gun.
+constexpr std::uint32_t kVisibleMarkers =
+    static_cast<std::uint32_t>(Status::kHalted) | static_cast<std::uint32_t>(Status::kInspired) |
+    static_cast<std::uint32_t>(Status::kCharging) | static_cast<std::uint32_t>(Status::kEvading) |
+    static_cast<std::uint32_t>(Status::kRetiring) | static_cast<std::uint32_t>(Status::kRouting) |
+    static_cast<std::uint32_t>(Status::kPursuing) | static_cast<std::uint32_t>(Status::kLooting) |
+    static_cast<std::uint32_t>(Status::kInCombat) | static_cast<std::uint32_t>(Status::kFired) |
+    static_cast<std::uint32_t>(Status::kAbandoned) | static_cast<std::uint32_t>(Status::kDestroyed) |
+    static_cast<std::uint32_t>(Status::kSurrendered);
+
+std::vector<std::string> status_list(std::uint32_t bits, std::uint32_t shown) {
+  std::vector<std::string> out;
+  for (std::uint32_t i = 0; i < kStatusCount; ++i) {
+    const std::uint32_t b = 1u << i;
+    if ((bits & shown & b) != 0) out.emplace_back(to_string(static_cast<Status>(b)));
+  }
+  return out;
+}
+
+TerrainView terrain_view(const GameState& s, const Feature& f) {
+  TerrainView t;
+  t.id = f.id;
+  t.kind = f.kind;
+  t.name = f.name;
+  t.closed = f.closed;
+  t.elevation = f.elevation;
+  t.steep = f.steep;
+  t.major = f.major;
+  if (f.kind == TerrainKind::kBridge || f.kind == TerrainKind::kFord) {
+    const Feature* crossed = nullptr;
+    for (const auto& g : s.features) {
+      if (g.id == f.crosses) crossed = &g;
+    }
+    const auto corners = crossing_rect(f, crossed).corners();
+    t.outline.assign(corners.begin(), corners.end());
+    t.closed = true;
+  } else {
+    t.outline = f.points;
+  }
+  return t;
+}
+
+UnitView brigade_view(const Brigade& b, Knowledge k) {
+  UnitView u;
+  u.id = b.id;
+  u.kind = UnitKind::kBrigade;
+  u.side = b.army;
+  u.knowledge = k;
+  u.troop_type = std::string(to_string(b.type));
+  u.formation = std::string(to_string(b.formation));
+  for (const auto& r : footprint(b)) u.bases.push_back(rect_view(r));
+  u.base_count = b.bases;
+  u.dps = b.dps;
+  u.position = b.position;
+  u.facing_deg = b.facing_deg;
+  const bool full = k != Knowledge::kSeen;
+  u.status = status_list(b.status, full ? ~0u : kVisibleMarkers);
+  if (full) {
+    u.name = b.name;
+    u.grade = std::string(to_string(b.grade));
+    u.command = b.command;
+    u.wing = b.wing;
+  }
+  return u;
+}
+
+UnitView gun_view(const Gun& g, Knowledge k) {
+  UnitView u;
+  u.id = g.id;
+  u.kind = UnitKind::kGun;
+  u.side = g.army;
+  u.knowledge = k;
+  u.troop_type = std::string(to_string(g.weight));
+  u.bases.push_back(rect_view(footprint(g)));
+  u.base_count = 1;
+  u.dps = g.dps;
+  u.position = g.position;
+  u.facing_deg = g.facing_deg;
+  const bool full = k != Knowledge::kSeen;
+  u.status = status_list(g.status, full ? ~0u : kVisibleMarkers);
+  if (g.limbered) u.status.emplace_back("limbered");
+  if (full) {
+    u.name = g.name;
+    u.command = g.command;
+    u.wing = g.wing;
+  }
+  return u;
+}
+
+UnitView leader_view(const Leader& l, Knowledge k) {
+  UnitView u;
+  u.id = l.id;
+  u.kind = UnitKind::kLeader;
+  u.side = l.army;
+  u.knowledge = k;
+  u.bases.push_back(rect_view(footprint(l)));
+  u.base_count = 1;
+  u.position = l.position;
+  u.facing_deg = l.facing_deg;
+  // The rank shows in the figures on the stand; attachment on the table.
+  u.rank = std::string(to_string(l.rank));
+  u.attached_to = l.attached_to;
+  if (k != Knowledge::kSeen) {
+    u.name = l.name;
+    u.command = l.command;
+    u.wing = l.wing;
+    if (l.wounds > 0) u.status.emplace_back("wounded");
+  }
+  return u;
+}
+
+}  // namespace
+
+View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& settings) {
+  View v;
+  v.ruleset = std::string(kRulesetName);
+  v.scenario = s.scenario;
+  v.title = s.title;
+  v.seat = std::string(seat_id);
+  v.table_width = s.table_width;
+  v.table_depth = s.table_depth;
+  v.unit_name = std::string(kUnitName);
+  v.turn = s.turn;
+  v.phase = std::string(to_string(s.phase));
+  v.turn_limit = s.turn_limit;
+  for (const auto& a : s.armies) v.sides.push_back({a.id, a.name, a.id == s.attacker});
+  for (const auto& f : s.features) v.terrain.push_back(terrain_view(s, f));
+
+  const std::vector<Seat> seats = seats_of(s);
+  auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
+  if (it == seats.end() || it->role == SeatRole::kSpectator) return v;
+  const Seat& seat = *it;
+  v.side = seat.side;
+
+  const MalbrookScene scene = build_scene(s, seats);
+  std::vector<SeatMask> seen_by;
+  SeatMask mine = 0;
+  if (seat.role != SeatRole::kUmpire) {
+    // The seat's own eyes, and with side-shared vision its whole side's.
+    for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
+      const bool own = seats[i].id == seat.id;
+      const bool shared = settings.side_shared_vision && seats[i].side == seat.side;
+      if (own || shared) mine |= SeatMask{1} << i;
+    }
+    seen_by = compute_visibility(scene.scene, s.terrain, visibility_rules());
+  }
+
+  for (std::size_t i = 0; i < scene.refs.size(); ++i) {
+    const PieceRef ref = scene.refs[i];
+    std::string owner;
+    std::string side;
+    switch (ref.kind) {
+      case PieceKind::kBrigade: owner = seat_of(s.brigades[ref.index]); side = s.brigades[ref.index].army; break;
+      case PieceKind::kGun: owner = seat_of(s.guns[ref.index]); side = s.guns[ref.index].army; break;
+      case PieceKind::kLeader: owner = seat_of(s.leaders[ref.index]); side = s.leaders[ref.index].army; break;
+    }
+    Knowledge k = Knowledge::kUmpire;
+    if (seat.role != SeatRole::kUmpire) {
+      const bool seen = (seen_by[i] & mine) != 0;
+      if (owner == seat.id) {
+        k = Knowledge::kOwn;
+      } else if (side == seat.side) {
+        if (!settings.side_shared_vision && !seen) continue;
+        k = Knowledge::kFriendly;
+      } else {
+        if (!seen) continue;
+        k = Knowledge::kSeen;
+      }
+    }
+    switch (ref.kind) {
+      case PieceKind::kBrigade: v.units.push_back(brigade_view(s.brigades[ref.index], k)); break;
+      case PieceKind::kGun: v.units.push_back(gun_view(s.guns[ref.index], k)); break;
+      case PieceKind::kLeader: v.units.push_back(leader_view(s.leaders[ref.index], k)); break;
+    }
+  }
+  return v;
+}
+
+}  // namespace galloper::rules::malbrook

@@ -1,0 +1,20 @@
+#pragma once
+// What a seat may see: the one path (ARCHITECTURE.md, "Hidden information").
+#include <string_view>
+
+#include "rules/core/game.hpp"
+#include "rules/malbrook/state.hpp"
+
+namespace galloper::rules::malbrook {
+
+// The umpire sees everything (KNOWLEDGE_UMPIRE). A side's seat sees its own
+// pieces in full (KNOWLEDGE_OWN); the other seats of its side in full
+// (KNOWLEDGE_FRIENDLY) with side-shared vision, otherwise only those its own
+// pieces see; enemies only when seen (KNOWLEDGE_SEEN), showing what is on the
+// table (type, formation, bases, DP markers, status markers) but not the
+// name, grade or chain of command. Observers are the seat's own brigades,
+// guns and leaders, and with side-shared vision every piece of its side.
+// Terrain, the table and the turn are public. An unknown seat sees only those.
+View view_for(const GameState& state, std::string_view seat, const ViewSettings& settings);
+
+}  // namespace galloper::rules::malbrook

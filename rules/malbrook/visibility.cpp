@@ -1,0 +1,92 @@
+#include "rules/malbrook/visibility.hpp"
+
+#include <map>
+
+#include "rules/malbrook/basing.hpp"
+#include "rules/malbrook/seats.hpp"
+
+namespace galloper::rules::malbrook {
+
+VisibilityRules visibility_rules() {
+  VisibilityRules r;
+  r.open_range = 36;
+  r.elevated_range = 48;
+  r.cover_range = 2;
+  r.cover_edge_seen_range = 2;
+  r.cover_edge_depth = kCoverEdgeDepth;
+  r.see_over_min_distance = 2;
+  r.unformed_see_beyond = 2;
+  return r;
+}
+
+namespace {
+
+// Ground, cover and smoke for one object, judged at its footprint.
+void place_on_terrain(SceneObject& o, const TerrainMap& terrain, double facing_deg) {
+  const OrientedRect env = envelope(o.bases, facing_deg);
+  // "Troops on higher elevation (hill or fortification)": judged where the
+  // body of the troops stands, the centre of its footprint.
+  if (const Hill* h = terrain.top_hill_at(env.center)) {
+    o.elevation = h->elevation;
+    o.significantly_high = h->significantly_high;
+  }
+  const Polygon poly = env.polygon();
+  o.at_cover_edge = terrain.at_edge_of(poly, AreaKind::kWood, kCoverEdgeDepth) != nullptr ||
+                    terrain.at_edge_of(poly, AreaKind::kTown, kCoverEdgeDepth) != nullptr;
+}
+
+}  // namespace
+
+MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats) {
+  std::map<std::string, SeatMask, std::less<>> bit;
+  for (std::size_t i = 0; i < seats.size() && i < 64; ++i) bit[seats[i].id] = SeatMask{1} << i;
+  auto mask_of = [&](const std::string& seat) {
+    auto it = bit.find(seat);
+    return it == bit.end() ? SeatMask{0} : it->second;
+  };
+
+  MalbrookScene out;
+  std::uint32_t next_id = 0;
+  for (std::size_t i = 0; i < state.brigades.size(); ++i) {
+    const Brigade& b = state.brigades[i];
+    if (b.has(Status::kDestroyed) || b.has(Status::kSurrendered) || b.bases == 0) continue;
+    SceneObject o;
+    o.id = next_id++;
+    o.kind = b.formation == Formation::kUnformed ? SceneKind::kUnformed : SceneKind::kFormed;
+    o.bases = footprint(b);
+    // Foot "shoot" in close combat; troops at a wood's edge are then seen.
+    o.shot_this_turn = b.has(Status::kInCombat);
+    o.observer_for = mask_of(seat_of(b));
+    place_on_terrain(o, state.terrain, b.facing_deg);
+    out.scene.objects.push_back(std::move(o));
+    out.refs.push_back({PieceKind::kBrigade, i});
+  }
+  for (std::size_t i = 0; i < state.guns.size(); ++i) {
+    const Gun& g = state.guns[i];
+    SceneObject o;
+    o.id = next_id++;
+    o.kind = SceneKind::kGun;
+    o.bases = {footprint(g)};
+    o.shot_this_turn = g.has(Status::kFired);
+    // Crews that abandoned their guns observe nothing from them.
+    o.observer_for = g.has(Status::kAbandoned) ? 0 : mask_of(seat_of(g));
+    place_on_terrain(o, state.terrain, g.facing_deg);
+    out.scene.objects.push_back(std::move(o));
+    out.refs.push_back({PieceKind::kGun, i});
+  }
+  for (std::size_t i = 0; i < state.leaders.size(); ++i) {
+    const Leader& l = state.leaders[i];
+    if (l.killed || l.captured) continue;
+    SceneObject o;
+    o.id = next_id++;
+    o.kind = SceneKind::kLeader;
+    o.bases = {footprint(l)};
+    o.observer_for = mask_of(seat_of(l));
+    place_on_terrain(o, state.terrain, l.facing_deg);
+    out.scene.objects.push_back(std::move(o));
+    out.refs.push_back({PieceKind::kLeader, i});
+  }
+  return out;
+}
+
+}  // namespace galloper::rules::malbrook

@@ -1,0 +1,38 @@
+#pragma once
+// Malbrook's numbers for the core line-of-sight framework ("Visibility"), and
+// the Scene a GameState makes.
+#include <cstddef>
+#include <vector>
+
+#include "rules/core/game.hpp"
+#include "rules/core/visibility.hpp"
+#include "rules/malbrook/state.hpp"
+
+namespace galloper::rules::malbrook {
+
+// "normally limited to 36 inches in open ground"; "Higher elevation increases
+// visibility to 48 inches"; "In woods and towns, visibility is limited to 2
+// inches"; at the edge "can only be seen from 2 inches away unless they
+// shoot"; elevated troops "can see over intervening brigades that are at least
+// 2 inches away"; "Troops can see anything that is up to 2 inches beyond
+// unformed troops". The edge depth (how far inside a wood still counts as its
+// edge) is a ruling: 1" (RULINGS.md).
+VisibilityRules visibility_rules();
+inline constexpr double kCoverEdgeDepth = 1.0;
+
+enum class PieceKind : std::uint8_t { kBrigade, kGun, kLeader };
+struct PieceRef {
+  PieceKind kind = PieceKind::kBrigade;
+  std::size_t index = 0;  // into GameState::brigades / guns / leaders
+};
+
+struct MalbrookScene {
+  Scene scene;
+  std::vector<PieceRef> refs;  // refs[i] is scene.objects[i]
+};
+
+// Every brigade, gun and leader still on the table. Each observes for the bit
+// of its owning seat in `seats` (seat index = bit).
+MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats);
+
+}  // namespace galloper::rules::malbrook
