@@ -97,6 +97,10 @@ int main(int argc, char** argv) {
   serve->add_option("--max-connections-per-ip", cfg.max_connections_per_ip, "Connections allowed from one address")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  serve->add_option("--max-queued-messages", cfg.max_queued_messages,
+                    "Messages queued to one connection before a client that stopped reading is dropped")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   serve->add_option("--ready-file", cfg.ready_file, "Write the bound port to this file once listening (for scripts)");
 
   auto* version = app.add_subcommand("version", "Print the server and protocol versions");

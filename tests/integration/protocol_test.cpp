@@ -178,3 +178,66 @@ TEST(ProtocolLimits, ExtraAllowedOriginIsAccepted) {
 
 }  // namespace
 }  // namespace galloper::testing
+
+namespace galloper::testing {
+namespace {
+
+std::string metric_value(unsigned short port, const std::string& name) {
+  const auto body = http_get(port, "/metrics").body;
+  const auto at = body.find("\n" + name + " ");
+  if (at == std::string::npos) return {};
+  const auto start = at + name.size() + 2;
+  return body.substr(start, body.find('\n', start) - start);
+}
+
+TEST(ProtocolLimits, AClientThatStopsReadingIsDroppedAndOthersCarryOn) {
+  auto dir = make_temp_dir("slow");
+  ServerProcess server(dir, {"--max-queued-messages", "8"});
+  server.start();
+
+  // A raw client with a tiny receive buffer that sends requests and never reads.
+  net::io_context ioc;
+  websocket::stream<tcp::socket> slow(ioc);
+  slow.next_layer().open(tcp::v4());
+  slow.next_layer().set_option(net::socket_base::receive_buffer_size(2048));
+  slow.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), server.port()));
+  slow.handshake("127.0.0.1", "/ws");
+  slow.binary(true);
+  v1::Envelope hello;
+  hello.mutable_hello()->mutable_protocol()->set_major(1);
+  slow.write(net::buffer(hello.SerializeAsString()));
+  v1::Envelope list;
+  list.mutable_list_scenarios();
+  const std::string frame = list.SerializeAsString();
+  beast::error_code ec;
+  for (int i = 0; i < 20000 && !ec; ++i) slow.write(net::buffer(frame), ec);
+
+  // The server cut it off (the writes above eventually fail, or will).
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  while (metric_value(server.port(), "galloper_slow_clients_dropped_total") != "1" &&
+         std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  EXPECT_EQ(metric_value(server.port(), "galloper_slow_clients_dropped_total"), "1") << server.log();
+
+  Client other(server.port());
+  EXPECT_TRUE(other.hello().has_welcome());
+  EXPECT_EQ(server.stop(SIGTERM), 0);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(ProtocolLimits, SilentClientIsDroppedAfterTheIdleTimeout) {
+  auto dir = make_temp_dir("idle");
+  ServerProcess server(dir, {"--idle-timeout", "2"});
+  server.start();
+  Client quiet(server.port());
+  ASSERT_TRUE(quiet.hello().has_welcome());
+  // Not reading means not answering the server's ping either.
+  std::this_thread::sleep_for(std::chrono::milliseconds(3500));
+  EXPECT_EQ(metric_value(server.port(), "galloper_connections"), "0");
+  EXPECT_EQ(server.stop(SIGTERM), 0);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace galloper::testing
