@@ -1,0 +1,209 @@
+#include "rules/malbrook/engine.hpp"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "rules/malbrook/command.hpp"
+#include "rules/malbrook/control.hpp"
+#include "rules/malbrook/movement.hpp"
+#include "rules/malbrook/sequence.hpp"
+
+namespace galloper::rules::malbrook {
+
+namespace {
+
+const Decision* find_decision(const std::vector<Decision>& ds, std::string_view id) {
+  for (const auto& d : ds) {
+    if (d.id == id) return &d;
+  }
+  return nullptr;
+}
+
+std::string army_name(const GameState& s, std::string_view id) {
+  const Army* a = s.find_army(id);
+  return a != nullptr && !a->name.empty() ? a->name : std::string(id);
+}
+
+Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a) {
+  const Decision* d = find_decision(ds, a.decision_id);
+  if (d == nullptr) {
+    return reject("unknown_decision", "Nothing called \"" + a.decision_id + "\" is pending now (turn " +
+                                          std::to_string(s.turn) + ", " + std::string(to_string(s.phase)) + " phase).");
+  }
+  if (d->seat != a.seat) {
+    return reject("wrong_seat", "\"" + d->id + "\" is for seat " + d->seat + ", not " + a.seat + ".");
+  }
+  switch (s.phase) {
+    case Phase::kInitiative: return initiative_check(s, a);
+    case Phase::kCommand:
+      if (s.command_stage == CommandStage::kActions) return command_check(s, a);
+      break;
+    case Phase::kMovement: return movement_check(s, a);
+    default: break;
+  }
+  // Decisions with a list of options: the answer must be one of them.
+  for (const auto& o : d->options) {
+    if (o.id == a.option) return Ok{};
+  }
+  std::string listed;
+  for (const auto& o : d->options) listed += (listed.empty() ? "\"" : ", \"") + o.id + "\"";
+  return reject("bad_option", "\"" + a.option + "\" is not an option for " + d->id + "; choose one of " + listed + ".");
+}
+
+bool alternate(const GameState& s) { return !s.simultaneous && s.armies.size() > 1; }
+
+void phase_event(GameState& s, std::vector<Event>& ev) {
+  std::string text = "Turn " + std::to_string(s.turn) + ": " + std::string(to_string(s.phase)) + " phase";
+  switch (s.phase) {
+    case Phase::kCommand:
+    case Phase::kMovement:
+      if (alternate(s)) {
+        text += ", " + army_name(s, acting_armies(s).front()) + " first";
+      } else {
+        text += ", both sides together";
+      }
+      break;
+    case Phase::kBombardment:
+    case Phase::kCloseFire:
+    case Phase::kCombat:
+    case Phase::kMorale:
+      // Fire, combat and morale belong to a later issue (RULES-COVERAGE.md):
+      // the phase passes with nothing done rather than a made-up effect.
+      text += " (not yet played by the server: nothing happens)";
+      break;
+    default: break;
+  }
+  ev.push_back(public_event("phase", text + "."));
+}
+
+void enter_phase(GameState& s, Phase p, std::vector<Event>& ev) {
+  s.phase = p;
+  s.half = 0;
+  s.command_stage = CommandStage::kActions;
+  phase_event(s, ev);
+}
+
+// The second side's half of an alternating phase.
+void second_half(GameState& s, std::vector<Event>& ev) {
+  s.half = 1;
+  ev.push_back(public_event("phase", "Turn " + std::to_string(s.turn) + ": " + std::string(to_string(s.phase)) +
+                                         " phase, " + army_name(s, acting_armies(s).front()) + " now acts."));
+}
+
+void end_turn(GameState& s, Dice& dice, std::vector<Event>& ev) {
+  if (s.turn_limit > 0 && s.turn >= s.turn_limit) {
+    s.phase = Phase::kEnded;
+    s.half = 0;
+    ev.push_back(public_event("game_over", "The game ends after turn " + std::to_string(s.turn) + ", the last turn."));
+    return;
+  }
+  ++s.turn;
+  begin_turn(s);
+  s.phase = Phase::kInitiative;
+  s.half = 0;
+  s.command_stage = CommandStage::kActions;
+  ev.push_back(public_event("turn", "Turn " + std::to_string(s.turn) + " begins."));
+  settle_initiative(s, dice, ev);
+  if (!s.initiative.empty()) enter_phase(s, Phase::kBombardment, ev);
+}
+
+// Completes the current sub-step with `answers` and enters the next one.
+void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& ev) {
+  switch (s.phase) {
+    case Phase::kInitiative:
+      if (!s.initiative_winner.empty()) {
+        for (const auto& a : answers) {
+          if (a.decision_id == kInitiativeDecision) apply_initiative_choice(s, a, ev);
+        }
+      } else if (s.initiative.empty()) {
+        settle_initiative(s, dice, ev);
+      }
+      if (!s.initiative.empty()) enter_phase(s, Phase::kBombardment, ev);
+      return;
+    case Phase::kBombardment: enter_phase(s, Phase::kCommand, ev); return;
+    case Phase::kCommand:
+      if (s.command_stage == CommandStage::kActions) {
+        apply_command_actions(s, answers, ev);
+        for (const auto& army : acting_armies(s)) move_messengers(s, army, ev);
+        if (alternate(s) && s.half == 0) {
+          second_half(s, ev);
+        } else {
+          // "Once leader actions are complete, determine if any brigades are
+          // not under control and take required control tests."
+          s.command_stage = CommandStage::kControl;
+          s.half = 0;
+          determine_control(s);
+        }
+      } else {
+        resolve_control(s, answers, dice, ev);
+        if (alternate(s) && s.half == 0) {
+          second_half(s, ev);
+        } else {
+          enter_phase(s, Phase::kMovement, ev);
+        }
+      }
+      return;
+    case Phase::kMovement:
+      if (alternate(s) && s.half == 0) {
+        second_half(s, ev);
+      } else {
+        enter_phase(s, Phase::kCloseFire, ev);
+      }
+      return;
+    case Phase::kCloseFire: enter_phase(s, Phase::kCombat, ev); return;
+    case Phase::kCombat: enter_phase(s, Phase::kMorale, ev); return;
+    case Phase::kMorale: end_turn(s, dice, ev); return;
+    case Phase::kEnded: return;
+  }
+}
+
+}  // namespace
+
+bool finished(const GameState& state) { return state.phase == Phase::kEnded; }
+
+std::vector<Decision> pending(const GameState& s) {
+  switch (s.phase) {
+    case Phase::kInitiative:
+      if (!s.initiative_winner.empty()) return {initiative_decision(s)};
+      return {};
+    case Phase::kCommand:
+      return s.command_stage == CommandStage::kActions ? command_pending(s) : control_pending(s);
+    case Phase::kMovement: return movement_pending(s);
+    default: return {};
+  }
+}
+
+Verdict check(const GameState& state, const Answer& answer) {
+  if (finished(state)) return reject("game_over", "The game is over.");
+  return check_against(state, pending(state), answer);
+}
+
+Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice) {
+  if (finished(state)) return reject("game_over", "The game is over.");
+  const std::vector<Decision> owed = pending(state);
+  std::set<std::string> answered;
+  for (const auto& a : answers) {
+    if (!answered.insert(a.decision_id).second) {
+      return reject("duplicate_answer", "\"" + a.decision_id + "\" is answered twice.");
+    }
+    if (auto ok = check_against(state, owed, a); !ok) return ok.error();
+  }
+  for (const auto& d : owed) {
+    if (answered.count(d.id) == 0) {
+      return reject("missing_answer", "\"" + d.id + "\" (seat " + d.seat + ") has no answer.");
+    }
+  }
+  StepResult r{state, {}};
+  if (state.phase == Phase::kMovement && !owed.empty()) {
+    if (auto ok = movement_resolve(r.next, answers, dice, r.events); !ok) return ok.error();
+  } else {
+    finish(r.next, answers, dice, r.events);
+  }
+  // Run on through everything that needs no decision.
+  while (!finished(r.next) && pending(r.next).empty()) finish(r.next, {}, dice, r.events);
+  r.next.step = state.step + 1;
+  return r;
+}
+
+}  // namespace galloper::rules::malbrook

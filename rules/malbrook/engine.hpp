@@ -1,0 +1,35 @@
+#pragma once
+// The Malbrook engine: what is pending, whether an answer is legal, and what
+// a step's answers and dice make of the state (ARCHITECTURE.md, "The decision
+// model"). Pure functions of values; MalbrookGame's engine overrides call them.
+//
+// A step is resolved with an answer to every pending decision. After applying
+// them the engine runs on through everything that needs no decision (dice it
+// rolls itself, phases with nothing to decide yet) and stops at the next
+// sub-step that owes decisions, or at the end of the game. So pending() is
+// empty only in a state nobody has resolved yet (a fresh scenario, or one the
+// umpire edited) -- resolve it with no answers to start it -- or once finished.
+#include <vector>
+
+#include "rules/core/decision.hpp"
+#include "rules/core/dice.hpp"
+#include "rules/core/result.hpp"
+#include "rules/malbrook/state.hpp"
+
+namespace galloper::rules::malbrook {
+
+struct StepResult {
+  GameState next;
+  std::vector<Event> events;
+};
+
+std::vector<Decision> pending(const GameState& state);
+// The seat, the decision id and the answer's legality. Never changes the state.
+Verdict check(const GameState& state, const Answer& answer);
+// Rejects the whole step (nothing changes) if any answer is illegal, answers
+// a decision twice or not at all, or answers one that is not pending.
+Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice);
+// The game has ended (turn limit reached).
+bool finished(const GameState& state);
+
+}  // namespace galloper::rules::malbrook
