@@ -1,0 +1,1590 @@
+#include "rules/malbrook/movement.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+#include <string>
+
+#include "rules/core/visibility.hpp"
+#include "rules/malbrook/basing.hpp"
+#include "rules/malbrook/seats.hpp"
+#include "rules/malbrook/sequence.hpp"
+#include "rules/malbrook/visibility.hpp"
+
+namespace galloper::rules::malbrook {
+
+namespace {
+
+constexpr double kEps = 1e-6;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// How close to a halt line (2" from enemy for cavalry, 6" for double moves)
+// a unit must be to count as having halted "at" it.
+constexpr double kAtLine = 0.05;
+// "there may be a gap of up to ½ inch between brigades in the same command"
+constexpr double kCommandGap = 0.5;
+
+std::string in(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", d);
+  std::string s(buf);
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s + "\"";
+}
+
+Rejection no(std::string code, std::string reason) { return reject(std::move(code), std::move(reason)); }
+
+bool on_table(const Brigade& b) {
+  return b.bases > 0 && !b.has(Status::kDestroyed) && !b.has(Status::kSurrendered);
+}
+bool on_table(const Gun& g) { return !g.has(Status::kCrewEliminated); }
+
+std::string label(const Brigade& b) { return "Brigade " + b.id; }
+std::string label(const Gun& g) { return "Gun " + g.id; }
+
+bool inspired(const Brigade& b) { return b.inspire_actions > 0 || b.has(Status::kInspired); }
+
+// ---------------------------------------------------------------------------
+// The table as the phase sees it: every brigade and gun as a body.
+
+struct Body {
+  std::string id;
+  std::string army;
+  std::string command;
+  bool gun = false;
+  std::size_t index = 0;
+  OrientedRect env;
+  Polygon poly;
+  Aabb box;
+  bool formed = true;
+  bool routing = false;
+  bool fired = false;
+};
+
+Body make_body(const Brigade& b, std::size_t i) {
+  Body o;
+  o.id = b.id;
+  o.army = b.army;
+  o.command = b.command;
+  o.index = i;
+  o.env = pose_envelope(pose_of(b));
+  o.poly = o.env.polygon();
+  o.box = o.env.bounds();
+  o.formed = b.formation != Formation::kUnformed;
+  o.routing = b.has(Status::kRouting);
+  return o;
+}
+
+Body make_body(const Gun& g, std::size_t i) {
+  Body o;
+  o.id = g.id;
+  o.army = g.army;
+  o.command = g.command;
+  o.gun = true;
+  o.index = i;
+  o.env = pose_envelope(pose_of(g));
+  o.poly = o.env.polygon();
+  o.box = o.env.bounds();
+  o.fired = g.has(Status::kFired);
+  return o;
+}
+
+class Field {
+ public:
+  explicit Field(const GameState& s) : s_(s) {
+    for (std::size_t i = 0; i < s.brigades.size(); ++i) {
+      if (on_table(s.brigades[i])) bodies_.push_back(make_body(s.brigades[i], i));
+    }
+    for (std::size_t i = 0; i < s.guns.size(); ++i) {
+      if (on_table(s.guns[i])) bodies_.push_back(make_body(s.guns[i], i));
+    }
+  }
+
+  const GameState& state() const { return s_; }
+  const std::vector<Body>& bodies() const { return bodies_; }
+
+  // "Known enemy": enemy the army's seats can see now (visibility.hpp).
+  bool known(std::size_t body, std::string_view army) const {
+    if (bodies_[body].army == army) return true;
+    compute_seen();
+    const auto it = army_mask_.find(std::string(army));
+    return it != army_mask_.end() && (seen_[body] & it->second) != 0;
+  }
+
+  // Edge distance from poly to the nearest enemy body (known only: seen).
+  double enemy_dist(std::string_view army, const Polygon& poly, bool known_only) const {
+    const Aabb box = poly.bounds();
+    double best = kInf;
+    for (std::size_t i = 0; i < bodies_.size(); ++i) {
+      const Body& o = bodies_[i];
+      if (o.army == army) continue;
+      if (box.distance_to(o.box) >= best) continue;
+      if (known_only && !known(i, army)) continue;
+      best = std::min(best, distance(poly, o.poly));
+    }
+    return best;
+  }
+
+  bool enemy_front_within(std::string_view army, const OrientedRect& env, double range) const {
+    const Polygon arc = front_arc_polygon(env, range);
+    const Aabb box = arc.bounds();
+    for (const auto& o : bodies_) {
+      if (o.army == army || !box.intersects(o.box)) continue;
+      if (intersects(arc, o.poly)) return true;
+    }
+    return false;
+  }
+
+  // "terrain which may contain enemy": a wood or town within 6" that no
+  // friendly troops occupy (RULINGS.md).
+  bool cover_may_hide_enemy(std::string_view army, const Polygon& poly, double range) const {
+    for (const auto& a : s_.terrain.areas()) {
+      if (!a.blocks_sight()) continue;
+      if (distance(a.outline, poly) > range) continue;
+      bool occupied = false;
+      for (const auto& o : bodies_) {
+        if (o.army == army && intersects(a.outline, o.poly)) {
+          occupied = true;
+          break;
+        }
+      }
+      if (!occupied) return true;
+    }
+    return false;
+  }
+
+  const Body* find(std::string_view id) const {
+    for (const auto& o : bodies_) {
+      if (o.id == id) return &o;
+    }
+    return nullptr;
+  }
+
+ private:
+  void compute_seen() const {
+    if (seen_computed_) return;
+    seen_computed_ = true;
+    const std::vector<Seat> seats = seats_of(s_);
+    for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
+      if (!seats[i].side.empty()) army_mask_[seats[i].side] |= SeatMask{1} << i;
+    }
+    const MalbrookScene scene = build_scene(s_, seats);
+    const std::vector<SeatMask> masks = compute_visibility(scene.scene, s_.terrain, visibility_rules());
+    seen_.assign(bodies_.size(), 0);
+    std::map<std::pair<int, std::size_t>, std::size_t> where;
+    for (std::size_t i = 0; i < bodies_.size(); ++i) where[{bodies_[i].gun ? 1 : 0, bodies_[i].index}] = i;
+    for (std::size_t k = 0; k < scene.refs.size() && k < masks.size(); ++k) {
+      const PieceRef& r = scene.refs[k];
+      if (r.kind == PieceKind::kLeader) continue;
+      auto it = where.find({r.kind == PieceKind::kGun ? 1 : 0, r.index});
+      if (it != where.end()) seen_[it->second] = masks[k];
+    }
+  }
+
+  const GameState& s_;
+  std::vector<Body> bodies_;
+  mutable bool seen_computed_ = false;
+  mutable std::vector<SeatMask> seen_;
+  mutable std::map<std::string, SeatMask> army_mask_;
+};
+
+// ---------------------------------------------------------------------------
+// Who may move, and with whom.
+
+enum class Right : std::uint8_t { kFree, kHalt, kRepeat, kNone };
+
+Right right_of(const Brigade& b) {
+  if (!on_table(b) || b.has(Status::kInCombat)) return Right::kNone;  // "may not move until the combat is resolved"
+  if (b.has(Status::kRouting) || b.has(Status::kPursuing) || b.has(Status::kEvading)) {
+    // Routers and pursuers passing a control test with "act as player
+    // wishes" may rally: re-form in place (RULINGS.md M16).
+    return b.control == ControlResult::kAsWished && !b.has(Status::kEvading) ? Right::kHalt : Right::kNone;
+  }
+  if (b.has(Status::kHalted)) return Right::kHalt;
+  switch (b.control) {
+    case ControlResult::kHalt:
+    case ControlResult::kTest: return Right::kHalt;
+    case ControlResult::kRepeatLastMove: return Right::kRepeat;
+    case ControlResult::kContinue: return Right::kNone;  // continuing rout/pursuit/charge: not here
+    default: return Right::kFree;
+  }
+}
+
+Right right_of(const Gun& g) {
+  if (!on_table(g) || g.has(Status::kAbandoned) || g.has(Status::kInCombat)) return Right::kNone;
+  if (g.has(Status::kHalted)) return Right::kHalt;
+  switch (g.control) {
+    case ControlResult::kHalt:
+    case ControlResult::kTest: return Right::kHalt;
+    case ControlResult::kRepeatLastMove: return Right::kRepeat;
+    case ControlResult::kContinue: return Right::kNone;
+    default: return Right::kFree;
+  }
+}
+
+bool has_attached_leader(const GameState& s, const Brigade& b) {
+  for (const auto& l : s.leaders) {
+    if (l.attached_to == b.id && !l.killed && !l.captured) return true;
+  }
+  return false;
+}
+
+// "Brigades of the same command which are being controlled by the same leader
+// move as a single entity using the same die rolls. This applies for brigades
+// ... conforming to the movements of a controlled brigade". The lead of a
+// brigade's group: the conformed-to brigade's lead, or the first brigade
+// (right to left) of the same command controlled by the same detached leader.
+std::string group_lead(const GameState& s, const Brigade& b, const std::vector<std::size_t>& order, int depth = 0) {
+  if (right_of(b) != Right::kFree || depth > 16) return b.id;
+  if (b.control == ControlResult::kConforming && !b.conform_to.empty()) {
+    const Brigade* lead = s.find_brigade(b.conform_to);
+    if (lead != nullptr && lead->army == b.army && right_of(*lead) == Right::kFree) {
+      return group_lead(s, *lead, order, depth + 1);
+    }
+    return b.id;
+  }
+  if (b.control != ControlResult::kControlled || b.controlled_by.empty() || has_attached_leader(s, b)) return b.id;
+  for (std::size_t i : order) {
+    const Brigade& o = s.brigades[i];
+    if (o.command == b.command && o.control == ControlResult::kControlled && o.controlled_by == b.controlled_by &&
+        right_of(o) == Right::kFree && !has_attached_leader(s, o)) {
+      return o.id;
+    }
+  }
+  return b.id;
+}
+
+// ---------------------------------------------------------------------------
+// Declarations.
+
+std::string option_name(MoveMode mode, std::uint32_t avd, bool d6) {
+  switch (mode) {
+    case MoveMode::kNone: return "none";
+    case MoveMode::kManoeuvre: return "manoeuvre";
+    case MoveMode::kRoad: return "road";
+    case MoveMode::kDice: return std::to_string(avd) + (d6 ? "+d6" : "");
+  }
+  return "none";
+}
+
+struct ParsedOption {
+  MoveMode mode = MoveMode::kNone;
+  std::uint32_t avd = 0;
+  bool d6 = false;
+};
+
+std::optional<ParsedOption> parse_option(std::string_view o) {
+  if (o == "none" || o == "halt" || o.empty()) return ParsedOption{};
+  if (o == "manoeuvre") return ParsedOption{MoveMode::kManoeuvre, 0, false};
+  if (o == "road") return ParsedOption{MoveMode::kRoad, 0, false};
+  if (o == "1") return ParsedOption{MoveMode::kDice, 1, false};
+  if (o == "2") return ParsedOption{MoveMode::kDice, 2, false};
+  if (o == "1+d6") return ParsedOption{MoveMode::kDice, 1, true};
+  if (o == "2+d6") return ParsedOption{MoveMode::kDice, 2, true};
+  return std::nullopt;
+}
+
+std::uint32_t dice_count(MoveMode mode, std::uint32_t avd, bool d6) {
+  if (mode == MoveMode::kRoad) return 2;  // "A road move is considered to count as moving two dice"
+  if (mode != MoveMode::kDice) return 0;
+  return avd + (d6 ? 1 : 0);
+}
+
+bool on_road(const GameState& s, Vec2 p) { return s.terrain.on_road(p, 0.25); }
+
+bool road_eligible(const GameState& s, const Brigade& b) {
+  return b.formation == Formation::kMarchColumn && on_road(s, b.position);
+}
+bool road_eligible(const GameState& s, const Gun& g) {
+  if (!g.limbered && g.weight == GunWeight::kHeavy) return false;
+  return on_road(s, g.position);
+}
+
+std::vector<std::string> options_for(const GameState& s, const Brigade& b) {
+  const Right r = right_of(b);
+  if (r == Right::kNone) return {};
+  if (r == Right::kHalt || b.has(Status::kRetiring)) return {"none", "manoeuvre"};
+  if (r == Right::kRepeat) {
+    if (b.last_move.turn == 0 || b.last_move.turn + 1 != s.turn) return {"none"};
+    return {option_name(b.last_move.mode, b.last_move.avd, b.last_move.d6)};
+  }
+  std::vector<std::string> out;
+  if (is_cavalry(b.type)) {
+    const auto allowed = cavalry_dice_allowed(b, s.turn);
+    auto ok = [&](std::uint32_t n) { return std::find(allowed.begin(), allowed.end(), n) != allowed.end(); };
+    if (ok(0)) {
+      out.push_back("none");
+      out.push_back("manoeuvre");
+    }
+    if (ok(1)) out.push_back("1");
+    if (ok(2)) {
+      out.push_back("2");
+      out.push_back("1+d6");
+    }
+    if (ok(3)) out.push_back("2+d6");
+    if (ok(2) && road_eligible(s, b)) out.push_back("road");
+  } else {
+    out = {"none", "manoeuvre", "1", "1+d6"};
+    if (road_eligible(s, b)) out.push_back("road");
+  }
+  return out;
+}
+
+std::vector<std::string> options_for(const GameState& s, const Gun& g) {
+  const Right r = right_of(g);
+  if (r == Right::kNone) return {};
+  if (r == Right::kHalt) return {"none", "manoeuvre"};
+  if (r == Right::kRepeat) {
+    if (g.last_move.turn == 0 || g.last_move.turn + 1 != s.turn) return {"none"};
+    return {option_name(g.last_move.mode, g.last_move.avd, g.last_move.d6)};
+  }
+  std::vector<std::string> out{"none", "manoeuvre"};
+  if (g.limbered) {
+    out.push_back("1");
+    out.push_back("2");
+  } else if (g.weight == GunWeight::kLight) {
+    out.push_back("1");
+  }
+  if (road_eligible(s, g)) out.push_back("road");
+  return out;
+}
+
+std::vector<std::string> intersect(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  std::vector<std::string> out;
+  for (const auto& x : a) {
+    if (std::find(b.begin(), b.end(), x) != b.end()) out.push_back(x);
+  }
+  return out;
+}
+
+bool stale(const GameState& s) {
+  return s.movement.stage == MoveStage::kIdle || s.movement.turn != s.turn || s.movement.half != s.half;
+}
+
+// A group of units declaring together.
+struct Group {
+  std::string lead;
+  bool gun = false;
+  std::vector<std::string> members;  // lead first
+  std::vector<std::string> options;
+  std::string seat;
+};
+
+std::vector<Group> declaration_groups(const GameState& s) {
+  std::vector<Group> groups;
+  std::map<std::string, std::size_t> by_lead;
+  for (const auto& army : acting_armies(s)) {
+    const auto order = brigades_right_to_left(s, army);
+    for (std::size_t i : order) {
+      const Brigade& b = s.brigades[i];
+      auto opts = options_for(s, b);
+      if (opts.empty()) continue;
+      const std::string lead = group_lead(s, b, order);
+      auto it = by_lead.find(lead);
+      if (it == by_lead.end()) {
+        // The lead may come later in right-to-left order than a conforming member.
+        by_lead[lead] = groups.size();
+        Group g;
+        g.lead = lead;
+        const Brigade* lb = s.find_brigade(lead);
+        g.members.push_back(lead);
+        if (lead != b.id) g.members.push_back(b.id);
+        g.options = lb != nullptr ? intersect(options_for(s, *lb), opts) : opts;
+        g.seat = seat_of(lb != nullptr ? *lb : b);
+        groups.push_back(std::move(g));
+      } else {
+        Group& g = groups[it->second];
+        if (std::find(g.members.begin(), g.members.end(), b.id) == g.members.end()) {
+          g.members.push_back(b.id);
+          g.options = intersect(g.options, opts);
+        }
+      }
+    }
+    for (std::size_t i : guns_right_to_left(s, army)) {
+      const Gun& gun = s.guns[i];
+      auto opts = options_for(s, gun);
+      if (opts.empty()) continue;
+      Group g;
+      g.lead = gun.id;
+      g.gun = true;
+      g.members = {gun.id};
+      g.options = std::move(opts);
+      g.seat = seat_of(gun);
+      groups.push_back(std::move(g));
+    }
+  }
+  for (auto& g : groups) {
+    if (g.options.empty()) g.options = {"none"};
+  }
+  return groups;
+}
+
+std::vector<Decision> declare_decisions(const GameState& s) {
+  std::vector<Decision> out;
+  for (const auto& g : declaration_groups(s)) {
+    Decision d;
+    d.id = "dice/" + g.lead;
+    d.seat = g.seat;
+    d.kind = "move_dice";
+    d.subjects = g.members;
+    d.prompt = (g.members.size() > 1 ? "Move dice for the group led by " : "Move dice for ") + g.lead +
+               ": none, manoeuvre (no dice), AvD count with an optional +d6, or road. Add an 'objective' step to "
+               "declare an objective halt.";
+    for (const auto& o : g.options) d.options.push_back({o, o});
+    d.default_option = std::find(g.options.begin(), g.options.end(), "none") != g.options.end() ? "none"
+                                                                                                   : g.options.front();
+    if (!g.gun) {
+      if (const Brigade* b = s.find_brigade(g.lead)) {
+        d.limits.push_back({"last_turn_dice", static_cast<double>(move_dice_last_turn(*b, s.turn))});
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// Executing an order: the plan of one unit's move.
+
+struct Plan {
+  std::string unit;
+  bool gun = false;
+  std::size_t index = 0;
+  const MoveDeclaration* decl = nullptr;
+  Pose start;
+  Pose end;
+  std::vector<StepSweep> sweeps;
+  double used = 0;  // fraction of the move
+  int manoeuvre_dps = 0;
+  int obstacle_dps = 0;
+  int fatigue_dps = 0;
+  bool moved = false;
+  bool rough = false;
+  bool dismounted = false;
+  bool mounted = false;
+  std::optional<Vec2> horse_holders_to;
+  std::string merge_with;
+  std::string split_id;
+  std::uint32_t split_count = 0;
+  std::vector<OrderStep> steps;
+};
+
+const MoveDeclaration* find_decl(const GameState& s, std::string_view unit) {
+  for (const auto& d : s.movement.declarations) {
+    if (d.unit == unit) return &d;
+  }
+  return nullptr;
+}
+
+bool closed_to(const Pose& p) { return p.gun || is_cavalry(p.type); }
+
+// Woods, towns, marshes and very steep hills: "Guns and cavalry may not move
+// in dense woods, very steep rocky hillsides, swamps, or built-up areas,
+// unless on a road."
+const char* closed_terrain(const TerrainMap& t, const Polygon& poly) {
+  for (const Area* a : t.areas_overlapping(poly)) {
+    if (a->kind == AreaKind::kWood) return "a wood";
+    if (a->kind == AreaKind::kTown) return "a town";
+    if (a->kind == AreaKind::kMarsh) return "a marsh";
+  }
+  for (const Hill* h : t.hills_overlapping(poly)) {
+    if (h->steep) return "a steep hillside";
+  }
+  return nullptr;
+}
+
+bool leaves_table(const GameState& s, const OrientedRect& r) {
+  if (s.table_width <= 0 || s.table_depth <= 0) return false;
+  for (Vec2 c : r.corners()) {
+    if (c.x < -kEps || c.y < -kEps || c.x > s.table_width + kEps || c.y > s.table_depth + kEps) return true;
+  }
+  return false;
+}
+
+bool sweep_hits_body(const StepSweep& sw, const Body& o) {
+  if (!sw.poly.bounds().intersects(o.box)) return false;
+  return sweep_hits(sw, o.env);
+}
+
+const char* impassable_crossed(const TerrainMap& t, const StepSweep& sw) {
+  const auto crossed = sw.wheel ? t.obstacles_crossed(*sw.wheel) : t.obstacles_crossed(sw.poly);
+  for (const auto& c : crossed) {
+    if (c.feature->impassable && c.via == nullptr) return "impassable terrain";
+  }
+  return nullptr;
+}
+
+bool moving_this_step(const GameState& s, std::string_view id) {
+  const MoveDeclaration* d = find_decl(s, id);
+  return d != nullptr && d->mode != MoveMode::kNone && !d->executed;
+}
+
+std::string army_of(const GameState& s, const Plan& p) {
+  return p.gun ? s.guns[p.index].army : s.brigades[p.index].army;
+}
+
+Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const std::vector<OrderStep>& steps) {
+  const GameState& s = field.state();
+  Plan p;
+  p.unit = decl.unit;
+  p.decl = &decl;
+  p.steps = steps;
+  std::string who;
+  std::string army;
+  bool under_fire = false;
+  Grade grade = Grade::kC;
+  bool controlled = true;
+  Right right = Right::kFree;
+  bool unformed_status = false;
+  const LastMove* last = nullptr;
+  const Brigade* brigade = nullptr;
+  if (const Brigade* b = s.find_brigade(decl.unit)) {
+    brigade = b;
+    p.index = static_cast<std::size_t>(b - s.brigades.data());
+    p.start = pose_of(*b);
+    who = label(*b);
+    army = b->army;
+    under_fire = b->has(Status::kUnderFire);
+    grade = b->grade;
+    right = right_of(*b);
+    unformed_status = (b->has(Status::kRouting) || b->has(Status::kPursuing) || b->has(Status::kEvading)) &&
+                      b->control != ControlResult::kAsWished;
+    last = &b->last_move;
+  } else if (const Gun* g = s.find_gun(decl.unit)) {
+    p.gun = true;
+    p.index = static_cast<std::size_t>(g - s.guns.data());
+    p.start = pose_of(*g);
+    who = label(*g);
+    army = g->army;
+    under_fire = g->has(Status::kUnderFire);
+    right = right_of(*g);
+    controlled = g->control == ControlResult::kControlled || g->control == ControlResult::kUnknown;
+    last = &g->last_move;
+  } else {
+    return no("unknown_unit", "No brigade or gun " + decl.unit + ".");
+  }
+  if (decl.mode == MoveMode::kNone && !steps.empty()) {
+    return no("no_move", who + " declared no move this turn.");
+  }
+
+  // "Repeat last move": the same manoeuvres in the same order.
+  if (right == Right::kRepeat && last != nullptr && !steps.empty()) {
+    bool same = last->steps.size() == steps.size();
+    for (std::size_t i = 0; same && i < steps.size(); ++i) {
+      const OrderStep& a = last->steps[i];
+      const OrderStep& b = steps[i];
+      same = a.action == b.action && std::abs(a.angle_deg - b.angle_deg) < kEps && a.pivot == b.pivot &&
+             a.formation == b.formation;
+    }
+    if (!same) {
+      return no("repeat_last_move", who + " must repeat its last move: the same steps (actions, angles, "
+                                          "formations) in the same order.");
+    }
+  }
+
+  StepContext ctx;
+  ctx.who = who;
+  ctx.dice = decl.mode == MoveMode::kDice || decl.mode == MoveMode::kRoad;
+  ctx.road = decl.mode == MoveMode::kRoad;
+  ctx.allowance = decl.allowance;
+  ctx.under_fire = under_fire;
+  ctx.grade = grade;
+  ctx.controlled = controlled;
+  ctx.is_unformed_status = unformed_status;
+
+  const bool foot = !p.gun && is_foot(p.start.type);
+  const bool cav = !p.gun && is_cavalry(p.start.type);
+  Pose cur = p.start;
+  double inches_used = 0;
+  double fraction_used = 0;
+  bool was_in_combat = false;
+  std::size_t real_steps = 0;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const OrderStep& st = steps[k];
+    if (st.action == "objective") continue;
+    if (st.action == "merge") {
+      if (p.gun || st.target.empty()) return no("merge", who + ": merge names the brigade to merge with (target).");
+      p.merge_with = st.target;
+      continue;
+    }
+    if (st.action == "split") {
+      if (p.gun) return no("split", who + ": guns do not split.");
+      p.split_id = st.target;
+      p.split_count = static_cast<std::uint32_t>(std::lround(st.distance));
+      continue;
+    }
+    if (st.action == "horse_holders") {
+      if (!brigade || !brigade->horse_holders || cur.type != TroopType::kDismountedDragoons) {
+        return no("horse_holders", who + " has no horse-holder marker to withdraw.");
+      }
+      if (brigade->horse_holders_moved) {
+        return no("horse_holders", who + ": the horses may not move again on their own.");
+      }
+      const double d = distance(*brigade->horse_holders, st.to);
+      if (d > kHorseHolderWithdraw + kEps) {
+        return no("too_far", who + ": horse-holders withdraw up to 6\", not " + in(d) + ".");
+      }
+      p.horse_holders_to = st.to;
+      continue;
+    }
+    if (st.action == "attach" || st.action == "detach") {
+      return no("attach", who + ": attaching and detaching leaders only take place in the command phase.");
+    }
+    ++real_steps;
+    if (right == Right::kHalt) {
+      const bool facing_only = st.action == "about_face" || st.action == "formation" || st.action == "reform" ||
+                               (st.action == "pivot");
+      if (!facing_only) {
+        return no("halted", who + " is halted: it may only adjust its facing or formation to face a threat.");
+      }
+    }
+    if (ctx.road && st.action != "forward" && st.action != "wheel") {
+      return no("road", who + ": a road move is made in march column (or limbered) along the road: forward and "
+                              "wheel only.");
+    }
+    if (was_in_combat) {
+      return no("in_combat", who + " came within 1\" of enemy to its front and is in close combat: it may not "
+                                   "move on.");
+    }
+    ctx.within6 = field.enemy_dist(army, pose_envelope(cur).polygon(), false) <= kDoubleMoveBeyond + kEps;
+    auto r = manoeuvre_step(cur, st, ctx);
+    if (!r) return r.error();
+    StepEffect e = std::move(r).value();
+    if (e.formation_change) {
+      if (ctx.formation_changes == 0) ctx.first_formation_cost = e.fraction;
+      ++ctx.formation_changes;
+    }
+    StepSweep sw = sweep_of(cur, e);
+    // Troops and terrain in the way.
+    for (const auto& o : field.bodies()) {
+      if (o.id == p.unit || o.army == army) continue;
+      if (sweep_hits_body(sw, o)) {
+        return no("blocked", who + "'s " + st.action + " would pass through enemy " + o.id + ".");
+      }
+    }
+    if (const char* what = impassable_crossed(s.terrain, sw)) {
+      return no("impassable", who + "'s " + st.action + " would cross " + what + ".");
+    }
+    if (closed_to(cur) && !ctx.road) {
+      if (const char* what = closed_terrain(s.terrain, sw.poly)) {
+        return no("closed_terrain", who + ": guns and cavalry may not move in " + std::string(what) +
+                                        " unless on a road.");
+      }
+    }
+    // Crossing major obstacles: "This takes ½ move ... 1 DP (2 if under
+    // fire). ... chevaux de frise ... 2 DPs if cavalry cross them (3 if under
+    // fire)." Crossed: the line from the footprint's centre before the step
+    // to its centre after it meets the obstacle (RULINGS.md).
+    if (e.moves) {
+      const Segment centre_path{pose_envelope(cur).center, pose_envelope(e.end).center};
+      for (const auto& c : s.terrain.obstacles_crossed(centre_path)) {
+        if (!c.feature->major || c.via != nullptr) continue;
+        e.fraction += 0.5;
+        if (formed(cur.formation) || cur.gun) {
+          int dp = c.feature->kind == LinearKind::kChevauxDeFrise && cav ? 2 : 1;
+          if (under_fire) ++dp;
+          p.obstacle_dps += dp;
+        }
+      }
+    }
+    if (decl.double_move && e.moves) {
+      // "as long as their move does not bring them closer than 6 inches of enemy"
+      const double d = field.enemy_dist(army, sw.poly, true);
+      if (d < kDoubleMoveBeyond - kEps) {
+        return no("double_move", who + " is making a double move and must halt at 6\" of known enemy; this " +
+                                     st.action + " comes within " + in(d) + ".");
+      }
+    }
+    const OrientedRect end_env = pose_envelope(e.end);
+    if (cav && e.moves && field.enemy_front_within(army, end_env, kCavalryHalt - kEps)) {
+      return no("cavalry_halt", who + ": cavalry must halt at 2\" of enemy to their front; only a charge goes "
+                                      "closer.");
+    }
+    if (foot && field.enemy_front_within(army, end_env, kFootCombat)) was_in_combat = true;
+    if (s.terrain.is_rough(sw.poly, true)) p.rough = true;
+    if (e.mount) p.mounted = true;
+    if (e.dismount) p.dismounted = true;
+    p.manoeuvre_dps += e.dps;
+    p.moved = p.moved || e.moves;
+    inches_used += e.inches;
+    fraction_used += e.fraction;
+    p.sweeps.push_back(std::move(sw));
+    cur = e.end;
+  }
+  p.end = cur;
+  if (s.terrain.is_rough(pose_envelope(p.start).polygon(), true)) p.rough = true;
+
+  // How much of the move the order takes.
+  double used = fraction_used;
+  if (inches_used > kEps) {
+    if (decl.allowance <= kEps) {
+      return no("no_dice", who + " has no move distance this turn.");
+    }
+    used += inches_used / decl.allowance;
+  }
+  p.used = used;
+  if (used > 1 + 1e-9) {
+    if (decl.allowance > 0) {
+      return no("too_far", who + " has " + in(decl.allowance) + " this turn; its order needs " +
+                               in(used * decl.allowance) + " (" + in(inches_used) + " of movement" +
+                               (fraction_used > 0 ? " plus manoeuvres taking " +
+                                                        std::to_string(static_cast<int>(std::lround(fraction_used * 100))) +
+                                                        "% of the move"
+                                                  : std::string()) +
+                               ").");
+    }
+    return no("too_much", who + "'s manoeuvres take more than one full move.");
+  }
+  if (decl.mode == MoveMode::kRoad) {
+    // "the move begins and ends on a road"
+    if (!on_road(s, p.end.position)) return no("road", who + ": a road move must end on the road.");
+  }
+  if (p.gun && p.start.limbered && decl.mode == MoveMode::kDice && decl.avd > 1 && p.rough) {
+    return no("gun_rough", who + ": limbered guns move 1 AvD in rough terrain, not 2.");
+  }
+  const OrientedRect end_env = pose_envelope(p.end);
+  if (leaves_table(s, end_env)) return no("off_table", who + "'s order would take it off the table.");
+
+  // Where it ends: not on top of anything that stays put this step.
+  for (const auto& o : field.bodies()) {
+    if (o.id == p.unit) continue;
+    if (o.army == army && moving_this_step(s, o.id)) continue;  // judged once every order is in
+    if (o.army != army && moving_this_step(s, o.id)) continue;
+    if (overlaps(end_env, o.env, kEps)) {
+      return no("overlap", who + " would end on top of " + o.id + ".");
+    }
+  }
+
+  // "Brigades must move the full amount indicated by the dice rolled except..."
+  if (decl.mode == MoveMode::kDice && real_steps > 0 && used < 1 - 1e-6) {
+    const double short_by = (1 - used) * decl.allowance;
+    bool excused = decl.objective;
+    if (!excused && cav && field.enemy_front_within(army, end_env, kCavalryHalt + kAtLine)) excused = true;
+    if (!excused && decl.double_move &&
+        field.enemy_dist(army, end_env.polygon(), true) <= kDoubleMoveBeyond + kAtLine) {
+      excused = true;
+    }
+    if (!excused && was_in_combat) excused = true;
+    if (!excused) {
+      // What carrying on straight ahead for the rest of the move would meet.
+      const Vec2 d = facing_unit(p.end.facing_deg) * short_by;
+      StepSweep on;
+      on.poly = sweep_straight(end_env, d);
+      const OrientedRect on_end = end_env.translated(d);
+      bool blocked = leaves_table(s, on_end) || impassable_crossed(s.terrain, on) != nullptr ||
+                     (closed_to(p.end) && closed_terrain(s.terrain, on.poly) != nullptr);
+      bool halt_short = false;
+      for (const auto& o : field.bodies()) {
+        if (o.id == p.unit || !sweep_hits_body(on, o)) continue;
+        if (o.army != army) blocked = true;
+        else halt_short = true;  // "interpenetrate a friendly brigade"
+      }
+      if (!halt_short) {
+        // "move into or across a terrain feature"
+        const auto now_in = s.terrain.areas_overlapping(end_env.polygon());
+        for (const Area* a : s.terrain.areas_overlapping(on.poly)) {
+          if (std::find(now_in.begin(), now_in.end(), a) == now_in.end()) halt_short = true;
+        }
+        if (!s.terrain.obstacles_crossed(on.poly).empty()) halt_short = true;
+        const auto hills_now = s.terrain.hills_overlapping(end_env.polygon());
+        for (const Hill* h : s.terrain.hills_overlapping(on.poly)) {
+          if (std::find(hills_now.begin(), hills_now.end(), h) == hills_now.end()) halt_short = true;
+        }
+      }
+      // "or come into combat"
+      if (!halt_short && foot && field.enemy_front_within(army, on_end, kFootCombat)) halt_short = true;
+      if (!halt_short && cav && field.enemy_front_within(army, on_end, kCavalryHalt)) halt_short = true;
+      excused = blocked || (halt_short && short_by <= kHaltShort + kEps);
+    }
+    if (!excused) {
+      return no("short_move", who + " rolled " + in(decl.allowance) + " and its order moves " +
+                                  in(used * decl.allowance) + ": brigades must move the full amount rolled unless "
+                                  "halting at a declared objective, cavalry at 2\" of enemy, a double move at 6\" "
+                                  "of known enemy, or up to 2\" short of friends, a terrain feature or combat.");
+    }
+  }
+
+  // Fatigue and disorder from the dice.
+  if (decl.mode == MoveMode::kDice && real_steps > 0) {
+    p.fatigue_dps = fatigue_dps(decl.faces, p.start, p.rough);
+  }
+
+  // Split and merge requirements that one order can settle.
+  if (!p.split_id.empty() || p.split_count > 0) {
+    if (p.split_id.empty() || s.find_brigade(p.split_id) || s.find_gun(p.split_id) || s.find_leader(p.split_id)) {
+      return no("split", who + ": a split names a new, unused brigade id (target).");
+    }
+    if (p.split_count < 1 || p.split_count >= p.end.bases) {
+      return no("split", who + ": a split takes 1 to " + std::to_string(p.end.bases - 1) +
+                             " bases (OrderStep.distance = the number of bases).");
+    }
+    if (p.end.formation != Formation::kLine && p.end.formation != Formation::kMarchColumn &&
+        p.end.formation != Formation::kUnformed) {
+      return no("split", who + ": split from a line, a march column or an unformed brigade.");
+    }
+  }
+  if (!p.merge_with.empty()) {
+    const Brigade* t = s.find_brigade(p.merge_with);
+    if (t == nullptr || t->army != army || t->id == p.unit) {
+      return no("merge", who + ": " + p.merge_with + " is not a friendly brigade to merge with.");
+    }
+    if (t->type != p.end.type) {
+      return no("merge", who + ": only brigades of the same troop type merge (" + std::string(to_string(t->type)) +
+                             " and " + std::string(to_string(p.end.type)) + ").");
+    }
+    if (!moving_this_step(s, t->id) && !in_contact(end_env, pose_envelope(pose_of(*t)), kCommandGap + kEps)) {
+      return no("merge", who + " must end in base-to-base contact with " + t->id + " to merge.");
+    }
+  }
+  if (p.mounted) {
+    if (!brigade || !brigade->horse_holders ||
+        distance(pose_envelope(p.start).polygon(),
+                 OrientedRect::from_front_mid(*brigade->horse_holders, 0.01, 0.01, 0).polygon()) >
+            kRemountDistance + kEps) {
+      return no("mount", who + " must be within 1\" of its horse-holder marker to remount.");
+    }
+  }
+  return p;
+}
+
+// ---------------------------------------------------------------------------
+
+std::string decision_unit(std::string_view id, std::string_view prefix) {
+  if (id.substr(0, prefix.size()) != prefix) return {};
+  return std::string(id.substr(prefix.size()));
+}
+
+std::vector<Decision> execute_decisions(const GameState& s) {
+  std::vector<Decision> out;
+  for (const auto& d : s.movement.declarations) {
+    if (d.mode == MoveMode::kNone || d.executed) continue;
+    Decision x;
+    x.id = "move/" + d.unit;
+    x.kind = "move";
+    x.subjects = {d.unit};
+    if (const Brigade* b = s.find_brigade(d.unit)) x.seat = seat_of(*b);
+    if (const Gun* g = s.find_gun(d.unit)) x.seat = seat_of(*g);
+    x.prompt = "Order for " + d.unit + ": " +
+               (d.mode == MoveMode::kManoeuvre ? std::string("manoeuvre without dice")
+                                               : in(d.allowance) + (d.double_move ? " (double move)" : "")) +
+               ".";
+    x.default_option = "halt";
+    x.limits.push_back({"allowance", d.allowance});
+    x.limits.push_back({"double", d.double_move ? 1.0 : 0.0});
+    x.limits.push_back({"objective", d.objective ? 1.0 : 0.0});
+    out.push_back(std::move(x));
+  }
+  for (const auto& army : acting_armies(s)) {
+    for (std::size_t i : leaders_right_to_left(s, army)) {
+      const Leader& l = s.leaders[i];
+      if (l.killed || l.captured || !l.attached_to.empty()) continue;
+      Decision x;
+      x.id = "leader/" + l.id;
+      x.kind = "leader_move";
+      x.seat = seat_of(l);
+      x.subjects = {l.id};
+      x.prompt = "Move " + l.id + " up to 6\" (12\" beyond 6\" of enemy), or stay.";
+      x.default_option = "stay";
+      x.limits.push_back({"max_distance", kLeaderMoveInches});
+      out.push_back(std::move(x));
+    }
+  }
+  return out;
+}
+
+std::vector<Decision> skirmish_decisions(const GameState& s) {
+  std::vector<Decision> out;
+  for (std::size_t i = 0; i < s.movement.skirmishers.size(); ++i) {
+    const Brigade* b = s.find_brigade(s.movement.skirmishers[i]);
+    if (b == nullptr) continue;
+    Decision x;
+    x.id = "skirmish/" + b->id;
+    x.kind = "skirmish_withdrawal";
+    x.seat = seat_of(*b);
+    x.subjects = {b->id};
+    if (i < s.movement.threats.size()) x.subjects.push_back(s.movement.threats[i]);
+    x.prompt = "Dismounted dragoons " + b->id + " are approached within 2\" by formed enemy: withdraw to 2\", or stand.";
+    x.options = {{"withdraw", "withdraw"}, {"stand", "stand"}};
+    x.default_option = "stand";
+    out.push_back(std::move(x));
+  }
+  return out;
+}
+
+MoveStage effective_stage(const GameState& s) {
+  if (s.phase != Phase::kMovement) return MoveStage::kDone;
+  MoveStage st = stale(s) ? MoveStage::kDeclare : s.movement.stage;
+  if (st == MoveStage::kIdle) st = MoveStage::kDeclare;
+  if (st == MoveStage::kDeclare && declaration_groups(s).empty()) st = MoveStage::kExecute;
+  if (st == MoveStage::kExecute && stale(s)) {
+    // No declarations this phase: only leaders may move.
+  }
+  return st;
+}
+
+// The state as the decisions of `stage` see it (a stale stamp means no declarations yet).
+std::vector<Decision> pending_for(const GameState& s, MoveStage st) {
+  switch (st) {
+    case MoveStage::kDeclare: return declare_decisions(s);
+    case MoveStage::kExecute: {
+      if (stale(s)) {
+        GameState copy = s;  // rare: nothing to declare; leaders only
+        copy.movement = {};
+        copy.movement.turn = s.turn;
+        copy.movement.half = s.half;
+        copy.movement.stage = MoveStage::kExecute;
+        return execute_decisions(copy);
+      }
+      return execute_decisions(s);
+    }
+    case MoveStage::kSkirmish: return skirmish_decisions(s);
+    default: return {};
+  }
+}
+
+const Decision* find_decision(const std::vector<Decision>& ds, std::string_view id) {
+  for (const auto& d : ds) {
+    if (d.id == id) return &d;
+  }
+  return nullptr;
+}
+
+Verdict check_declaration(const GameState& s, const Decision& d, const Answer& a) {
+  const std::string opt = a.option.empty() ? d.default_option : a.option;
+  bool listed = false;
+  for (const auto& o : d.options) listed = listed || o.id == opt;
+  if (!listed) {
+    std::string list;
+    for (const auto& o : d.options) list += (list.empty() ? "" : ", ") + o.id;
+    return no("bad_option", d.subjects.front() + " may not declare \"" + opt + "\" now; it may declare: " + list + ".");
+  }
+  for (const auto& st : a.steps) {
+    if (st.action != "objective") {
+      return no("bad_step", "A move-dice declaration takes only an 'objective' step, not '" + st.action + "'.");
+    }
+    if (opt != "1" && opt != "2" && opt != "1+d6" && opt != "2+d6") {
+      return no("objective", "An objective halt is declared with a diced move.");
+    }
+  }
+  (void)s;
+  return Ok{};
+}
+
+Verdict check_leader(const GameState& s, const Field& field, const Answer& a, std::string_view id) {
+  const Leader* l = s.find_leader(id);
+  if (l == nullptr) return no("unknown_leader", "No leader " + std::string(id) + ".");
+  if (a.steps.empty()) return Ok{};
+  if (a.steps.size() > 1 || a.steps.front().action != "move_to") {
+    return no("leader_move", "A leader's movement-phase order is one 'move_to' step (attach and detach only take "
+                             "place in the command phase).");
+  }
+  const Vec2 to = a.steps.front().to;
+  const double d = distance(l->position, to);
+  const OrientedRect from_r = footprint(*l);
+  const OrientedRect to_r = OrientedRect::from_front_mid(to, from_r.width, from_r.depth, l->facing_deg);
+  const bool far = field.enemy_dist(l->army, from_r.polygon(), false) > kDoubleMoveBeyond + kEps &&
+                   field.enemy_dist(l->army, to_r.polygon(), false) > kDoubleMoveBeyond + kEps;
+  const double max = kLeaderMoveInches * (far ? 2 : 1);
+  if (d > max + kEps) {
+    return no("too_far", "Leader " + l->id + " may move up to " + in(max) + (far ? " (double, beyond 6\" of enemy)" : "") +
+                             ", not " + in(d) + ".");
+  }
+  if (leaves_table(s, to_r)) return no("off_table", "Leader " + l->id + " would leave the table.");
+  return Ok{};
+}
+
+// ---------------------------------------------------------------------------
+// Applying.
+
+void dp_event(std::vector<Event>& events, const std::string& id, Vec2 where, int n, const std::string& why) {
+  if (n <= 0) return;
+  Event e;
+  e.kind = "dp";
+  e.text = id + " takes " + std::to_string(n) + " DP" + (n > 1 ? "s" : "") + " (" + why + ").";
+  e.subjects = {id};
+  e.where = {where};
+  events.push_back(std::move(e));
+}
+
+void add_dps_to(GameState& s, const std::string& id, int n, const std::string& why, std::vector<Event>& events) {
+  if (n <= 0) return;
+  if (Brigade* b = const_cast<Brigade*>(s.find_brigade(id))) {
+    const std::uint32_t before = b->dps;
+    add_movement_dps(b->dps, n);
+    dp_event(events, id, b->position, static_cast<int>(b->dps - before), why);
+  } else if (Gun* g = const_cast<Gun*>(s.find_gun(id))) {
+    const std::uint32_t before = g->dps;
+    add_movement_dps(g->dps, n);
+    dp_event(events, id, g->position, static_cast<int>(g->dps - before), why);
+  }
+}
+
+void place_attached_leaders(GameState& s, const Brigade& b) {
+  for (auto& l : s.leaders) {
+    if (l.attached_to == b.id) {
+      l.position = attached_leader_position(b);
+      l.facing_deg = b.facing_deg;
+    }
+  }
+}
+
+void do_merge(GameState& s, const std::string& mover_id, const std::string& target_id, std::vector<Event>& events) {
+  Brigade* m = const_cast<Brigade*>(s.find_brigade(mover_id));
+  Brigade* t = const_cast<Brigade*>(s.find_brigade(target_id));
+  if (m == nullptr || t == nullptr) return;
+  const OrientedRect te = pose_envelope(pose_of(*t));
+  const OrientedRect me = pose_envelope(pose_of(*m));
+  Brigade merged = *t;
+  merged.bases = t->bases + m->bases;
+  merged.dps = std::max(t->dps, m->dps);  // "take on the DPs of the component brigade which has the most"
+  merged.status |= m->status & static_cast<std::uint32_t>(Status::kMoved);
+  if (directly_behind(te, me, kCommandGap + kEps, 0.05)) {
+    // Reinforcing or supporting from behind: the new brigade is deeper.
+    Pose p = pose_of(merged);
+    if (t->formation == Formation::kLine || t->formation == Formation::kTwoRankLine) {
+      if (formation_allowed(p, Formation::kTwoRankLine)) merged.formation = Formation::kTwoRankLine;
+      else if (formation_allowed(p, Formation::kFieldColumn)) merged.formation = Formation::kFieldColumn;
+      else merged.formation = Formation::kMarchColumn;
+    }
+  } else {
+    // Side by side: one line across both frontages.
+    std::vector<OrientedRect> all = pose_bases(pose_of(*t));
+    for (const auto& r : pose_bases(pose_of(*m))) all.push_back(r);
+    merged.position = envelope(all, t->facing_deg).front_mid();
+  }
+  for (auto& l : s.leaders) {
+    if (l.attached_to == m->id) l.attached_to = t->id;
+  }
+  *t = merged;
+  Event e;
+  e.kind = "merged";
+  e.text = mover_id + " merges into " + target_id + " (" + std::to_string(merged.bases) + " bases, " +
+           std::to_string(merged.dps) + " DPs).";
+  e.subjects = {mover_id, target_id};
+  e.where = {merged.position};
+  events.push_back(std::move(e));
+  const std::string gone = m->id;
+  std::erase_if(s.brigades, [&](const Brigade& b) { return b.id == gone; });
+  place_attached_leaders(s, *s.find_brigade(target_id));
+}
+
+void do_split(GameState& s, const std::string& id, const std::string& new_id, std::uint32_t n,
+              std::vector<Event>& events) {
+  Brigade* b = const_cast<Brigade*>(s.find_brigade(id));
+  if (b == nullptr) return;
+  const auto bases = pose_bases(pose_of(*b));
+  const std::size_t keep = bases.size() - n;
+  std::vector<OrientedRect> kept(bases.begin(), bases.begin() + static_cast<std::ptrdiff_t>(keep));
+  std::vector<OrientedRect> off(bases.begin() + static_cast<std::ptrdiff_t>(keep), bases.end());
+  Brigade nb = *b;
+  nb.id = new_id;
+  nb.name = b->name + " (" + new_id + ")";
+  nb.bases = n;
+  nb.position = envelope(off, b->facing_deg).front_mid();
+  // "each new brigade takes on all the DPs of the original parent brigade"
+  b->bases = static_cast<std::uint32_t>(keep);
+  b->position = envelope(kept, b->facing_deg).front_mid();
+  Event e;
+  e.kind = "split";
+  e.text = id + " splits: " + std::to_string(n) + " bases form " + new_id + ", both with " + std::to_string(b->dps) +
+           " DPs.";
+  e.subjects = {id, new_id};
+  e.where = {b->position, nb.position};
+  events.push_back(std::move(e));
+  place_attached_leaders(s, *b);
+  s.brigades.push_back(std::move(nb));
+}
+
+// Moves a skirmisher directly away from `threat` until 2" clear. False (and
+// no change) if it cannot get clear without hitting troops, impassable
+// terrain or the table edge.
+bool skirmish_withdraw(GameState& s, Brigade& b, const Brigade& threat) {
+  const Field field(s);
+  const OrientedRect te = pose_envelope(pose_of(threat));
+  Pose p = pose_of(b);
+  for (int i = 0; i < 6; ++i) {
+    const OrientedRect env = pose_envelope(p);
+    const double d = distance(env, te);
+    if (d >= kSkirmishDistance - kEps) break;
+    Vec2 dir = env.center - te.center;
+    const double len = length(dir);
+    dir = len > kEps ? dir * (1 / len) : facing_unit(threat.facing_deg);
+    p.position = p.position + dir * (kSkirmishDistance - d + 0.01);
+  }
+  const OrientedRect end = pose_envelope(p);
+  if (distance(end, te) < kSkirmishDistance - kEps || leaves_table(s, end)) return false;
+  StepSweep sw;
+  sw.poly = sweep_straight(pose_envelope(pose_of(b)), p.position - b.position);
+  if (impassable_crossed(s.terrain, sw) != nullptr) return false;
+  for (const auto& o : field.bodies()) {
+    if (o.id == b.id) continue;
+    if (overlaps(end, o.env, kEps)) return false;
+  }
+  b.position = p.position;
+  return true;
+}
+
+Verdict resolve_declare(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events) {
+  const auto decisions = declare_decisions(s);
+  std::map<std::string, const Answer*> by_id;
+  for (const auto& a : answers) by_id[a.decision_id] = &a;
+  for (const auto& a : answers) {
+    const Decision* d = find_decision(decisions, a.decision_id);
+    if (d == nullptr) return no("no_decision", "Nothing is asked as \"" + a.decision_id + "\" now.");
+    if (a.seat != d->seat) return no("wrong_seat", "Decision " + d->id + " is owed by " + d->seat + ".");
+    if (auto v = check_declaration(s, *d, a); !v) return v;
+  }
+  const Field field(s);
+  std::vector<MoveDeclaration> decls;
+  for (const auto& d : decisions) {
+    const auto it = by_id.find(d.id);
+    const std::string opt = it == by_id.end() || it->second->option.empty() ? d.default_option : it->second->option;
+    bool objective = false;
+    if (it != by_id.end()) {
+      for (const auto& st : it->second->steps) objective = objective || st.action == "objective";
+    }
+    const ParsedOption po = parse_option(opt).value_or(ParsedOption{});
+    std::vector<int> faces;
+    if (po.mode == MoveMode::kDice) {
+      for (std::uint32_t k = 0; k < po.avd; ++k) faces.push_back(dice.avd());
+      if (po.d6) faces.push_back(dice.d6());
+    }
+    Event ev;
+    ev.kind = "move_dice";
+    ev.subjects = d.subjects;
+    ev.dice = dice.drain();
+    ev.text = d.subjects.front() + (d.subjects.size() > 1 ? " and its group" : "") + " declare " + opt +
+              (objective ? " (halting at an objective)" : "");
+    if (!faces.empty()) {
+      int total = 0;
+      for (int f : faces) total += f;
+      ev.text += ": rolled " + std::to_string(total);
+    }
+    ev.text += ".";
+    for (const auto& unit : d.subjects) {
+      MoveDeclaration md;
+      md.unit = unit;
+      md.lead = d.subjects.front();
+      md.mode = po.mode;
+      md.avd = po.avd;
+      md.d6 = po.d6;
+      md.objective = objective;
+      md.faces = faces;
+      std::string army;
+      OrientedRect env;
+      bool insp = false;
+      double road = kRoadMove;
+      if (const Brigade* b = s.find_brigade(unit)) {
+        army = b->army;
+        env = pose_envelope(pose_of(*b));
+        insp = inspired(*b);
+        ev.where.push_back(b->position);
+      } else if (const Gun* g = s.find_gun(unit)) {
+        army = g->army;
+        env = pose_envelope(pose_of(*g));
+        if (!g->limbered) road = g->weight == GunWeight::kLight ? kRoadLightGun : kRoadMediumGun;
+        ev.where.push_back(g->position);
+      }
+      if (po.mode == MoveMode::kDice || po.mode == MoveMode::kRoad) {
+        const Polygon poly = env.polygon();
+        md.double_move = field.enemy_dist(army, poly, true) > kDoubleMoveBeyond + kEps &&
+                         !field.cover_may_hide_enemy(army, poly, kDoubleMoveBeyond);
+      }
+      if (po.mode == MoveMode::kDice) md.allowance = move_inches(faces, insp, md.double_move);
+      if (po.mode == MoveMode::kRoad) md.allowance = road * (md.double_move ? 2 : 1);
+      decls.push_back(std::move(md));
+    }
+    events.push_back(std::move(ev));
+  }
+  s.movement.declarations = std::move(decls);
+  s.movement.skirmishers.clear();
+  s.movement.threats.clear();
+  s.movement.stage = MoveStage::kExecute;
+  return Ok{};
+}
+
+Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events) {
+  const auto decisions = execute_decisions(s);
+  const Field field(s);
+  std::vector<Plan> plans;
+  std::map<std::string, const Answer*> by_id;
+  for (const auto& a : answers) {
+    const Decision* d = find_decision(decisions, a.decision_id);
+    if (d == nullptr) return no("no_decision", "Nothing is asked as \"" + a.decision_id + "\" now.");
+    if (a.seat != d->seat) return no("wrong_seat", "Decision " + d->id + " is owed by " + d->seat + ".");
+    by_id[a.decision_id] = &a;
+  }
+  std::vector<std::pair<std::string, Vec2>> leader_moves;
+  for (const auto& d : decisions) {
+    const auto it = by_id.find(d.id);
+    const std::vector<OrderStep> none;
+    const std::vector<OrderStep>& steps = it == by_id.end() ? none : it->second->steps;
+    if (d.kind == "leader_move") {
+      const std::string id = decision_unit(d.id, "leader/");
+      if (it != by_id.end()) {
+        if (auto v = check_leader(s, field, *it->second, id); !v) return v;
+        if (!steps.empty()) leader_moves.emplace_back(id, steps.front().to);
+      }
+      continue;
+    }
+    const MoveDeclaration* md = find_decl(s, decision_unit(d.id, "move/"));
+    if (md == nullptr) continue;
+    auto r = plan_move(field, *md, steps);
+    if (!r) return r.error();
+    plans.push_back(std::move(r).value());
+  }
+  // Moves are simultaneous: no two units may end on top of each other.
+  std::vector<OrientedRect> ends;
+  for (const auto& p : plans) ends.push_back(pose_envelope(p.end));
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    for (std::size_t j = i + 1; j < plans.size(); ++j) {
+      if (overlaps(ends[i], ends[j], kEps) && plans[i].merge_with != plans[j].unit &&
+          plans[j].merge_with != plans[i].unit) {
+        return no("overlap", plans[i].unit + " and " + plans[j].unit + " would end on top of each other.");
+      }
+    }
+  }
+  std::set<std::string> movers;
+  for (const auto& p : plans) {
+    if (p.moved) movers.insert(p.unit);
+  }
+  // Passage of lines: "No penalty if none are routing and one remains
+  // stationary and did not fire ... No penalty if moving through guns that did
+  // not fire this turn. Otherwise ... 1DP ... by each formed brigade involved."
+  std::map<std::string, int> passage;
+  for (const auto& p : plans) {
+    if (!p.moved) continue;
+    const std::string army = army_of(s, p);
+    for (const auto& o : field.bodies()) {
+      if (o.id == p.unit || o.army != army) continue;
+      bool through = false;
+      for (const auto& sw : p.sweeps) through = through || sweep_hits_body(sw, o);
+      if (!through) continue;
+      const bool routing = o.routing || (!p.gun && s.brigades[p.index].has(Status::kRouting));
+      const bool other_still = !movers.contains(o.id) && !o.fired;
+      if (!routing && other_still) continue;
+      if (!p.gun && formed(p.start.formation)) passage[p.unit] = 1;
+      if (!o.gun && o.formed) passage[o.id] = 1;
+    }
+  }
+
+  // Apply.
+  std::set<std::string> in_combat_before;
+  for (const auto& b : s.brigades) {
+    if (b.has(Status::kInCombat)) in_combat_before.insert(b.id);
+  }
+  std::map<std::string, double> start_gap;  // skirmishers: distance to each mover before
+  for (auto& p : plans) {
+    if (p.gun) {
+      Gun& g = s.guns[p.index];
+      apply_pose(g, p.end);
+      if (p.moved) g.status |= static_cast<std::uint32_t>(Status::kMoved);
+      g.last_move = {s.turn, p.decl->mode, p.decl->avd, p.decl->d6, p.steps};
+    } else {
+      Brigade& b = s.brigades[p.index];
+      if (p.dismounted) {
+        b.horse_holders = b.position;  // "placed where they dismounted"
+        b.horse_holders_moved = false;
+      }
+      apply_pose(b, p.end);
+      if (p.mounted) {
+        b.horse_holders.reset();
+        b.horse_holders_moved = false;
+      }
+      if (p.horse_holders_to) {
+        b.horse_holders = *p.horse_holders_to;
+        b.horse_holders_moved = true;
+      }
+      if (p.moved) b.status |= static_cast<std::uint32_t>(Status::kMoved);
+      if (p.end.formation != Formation::kUnformed) {
+        // Re-formed: no longer retiring, routing or pursuing.
+        b.status &= ~(static_cast<std::uint32_t>(Status::kRetiring) | static_cast<std::uint32_t>(Status::kRouting) |
+                      static_cast<std::uint32_t>(Status::kPursuing));
+      }
+      b.last_move = {s.turn, p.decl->mode, p.decl->avd, p.decl->d6, p.steps};
+      record_move_dice(b, s.turn, dice_count(p.decl->mode, p.decl->avd, p.decl->d6));
+      place_attached_leaders(s, b);
+    }
+    Event e;
+    e.kind = "moved";
+    e.subjects = {p.unit};
+    e.where = {p.start.position, p.end.position};
+    e.text = p.unit + (p.moved ? " moves" : " manoeuvres") +
+             (p.decl->allowance > 0 ? " (" + in(p.used * p.decl->allowance) + " of " + in(p.decl->allowance) + ")"
+                                    : std::string()) +
+             ".";
+    events.push_back(std::move(e));
+  }
+  for (auto& md : s.movement.declarations) {
+    md.executed = true;
+    if (md.mode == MoveMode::kNone) {
+      if (Brigade* b = const_cast<Brigade*>(s.find_brigade(md.unit))) {
+        b->last_move = {s.turn, MoveMode::kNone, 0, false, {}};
+        record_move_dice(*b, s.turn, 0);
+      } else if (Gun* g = const_cast<Gun*>(s.find_gun(md.unit))) {
+        g->last_move = {s.turn, MoveMode::kNone, 0, false, {}};
+      }
+    }
+  }
+  // DPs: fatigue and disorder, manoeuvre, obstacles, passage of lines.
+  for (const auto& p : plans) {
+    add_dps_to(s, p.unit, p.fatigue_dps, "fatigue and disorder when moving", events);
+    add_dps_to(s, p.unit, p.manoeuvre_dps, "manoeuvre", events);
+    add_dps_to(s, p.unit, p.obstacle_dps, "crossing a major obstacle", events);
+  }
+  for (const auto& [id, n] : passage) add_dps_to(s, id, n, "passage of lines", events);
+
+  // Foot within 1" of enemy to their front are in close combat.
+  const Field after(s);
+  for (const auto& p : plans) {
+    if (p.gun) continue;
+    Brigade& b = s.brigades[p.index];
+    if (!is_foot(b.type)) continue;
+    const OrientedRect env = pose_envelope(pose_of(b));
+    if (after.enemy_front_within(b.army, env, kFootCombat)) {
+      b.status |= static_cast<std::uint32_t>(Status::kInCombat);
+      if (!in_combat_before.contains(b.id)) {
+        Event e;
+        e.kind = "combat";
+        e.text = b.id + " has come within 1\" of enemy to its front: close combat.";
+        e.subjects = {b.id};
+        e.where = {b.position};
+        events.push_back(std::move(e));
+      }
+    }
+  }
+
+  // Leaders.
+  for (const auto& [id, to] : leader_moves) {
+    Leader* l = const_cast<Leader*>(s.find_leader(id));
+    if (l == nullptr) continue;
+    const Vec2 from = l->position;
+    if (distance(from, to) > kEps) l->facing_deg = bearing_of(to - from);
+    l->position = to;
+    Event e;
+    e.kind = "leader_moved";
+    e.text = id + " moves " + in(distance(from, to)) + ".";
+    e.subjects = {id};
+    e.where = {from, to};
+    events.push_back(std::move(e));
+  }
+
+  // Splits, then merges (a merge names brigades as they stand after every move).
+  for (const auto& p : plans) {
+    if (!p.split_id.empty()) do_split(s, p.unit, p.split_id, p.split_count, events);
+  }
+  for (const auto& p : plans) {
+    if (p.merge_with.empty()) continue;
+    const Brigade* m = s.find_brigade(p.unit);
+    const Brigade* t = s.find_brigade(p.merge_with);
+    if (m == nullptr || t == nullptr) continue;
+    if (!in_contact(pose_envelope(pose_of(*m)), pose_envelope(pose_of(*t)), kCommandGap + kEps)) {
+      return no("merge", p.unit + " did not end in base-to-base contact with " + p.merge_with + " and cannot merge.");
+    }
+    do_merge(s, p.unit, p.merge_with, events);
+  }
+
+  // Skirmish withdrawal: hussars must, dismounted dragoons may, keep 2" from
+  // approaching formed enemy.
+  s.movement.skirmishers.clear();
+  s.movement.threats.clear();
+  for (auto& b : s.brigades) {
+    if (!on_table(b) || b.has(Status::kInCombat)) continue;
+    if (b.type != TroopType::kHussars && b.type != TroopType::kDismountedDragoons) continue;
+    const OrientedRect env = pose_envelope(pose_of(b));
+    for (const auto& p : plans) {
+      if (p.gun || !p.moved || !formed(p.end.formation)) continue;
+      const Brigade* m = s.find_brigade(p.unit);
+      if (m == nullptr || m->army == b.army) continue;
+      const double now = distance(env, pose_envelope(pose_of(*m)));
+      const double before = distance(env, pose_envelope(p.start));
+      if (now >= kSkirmishDistance - kEps || now >= before - kEps) continue;
+      if (b.type == TroopType::kHussars) {
+        const bool ok = skirmish_withdraw(s, b, *m);
+        Event e;
+        e.kind = "skirmish_withdrawal";
+        e.text = ok ? b.id + " (hussars) withdraw to keep 2\" from " + m->id + "."
+                    : b.id + " (hussars) cannot withdraw from " + m->id + ": the way is blocked.";
+        e.subjects = {b.id, m->id};
+        e.where = {b.position};
+        events.push_back(std::move(e));
+      } else if (std::find(s.movement.skirmishers.begin(), s.movement.skirmishers.end(), b.id) ==
+                 s.movement.skirmishers.end()) {
+        s.movement.skirmishers.push_back(b.id);
+        s.movement.threats.push_back(m->id);
+      }
+      break;
+    }
+  }
+  s.movement.stage = s.movement.skirmishers.empty() ? MoveStage::kDone : MoveStage::kSkirmish;
+  return Ok{};
+}
+
+Verdict resolve_skirmish(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events) {
+  const auto decisions = skirmish_decisions(s);
+  for (const auto& a : answers) {
+    const Decision* d = find_decision(decisions, a.decision_id);
+    if (d == nullptr) return no("no_decision", "Nothing is asked as \"" + a.decision_id + "\" now.");
+    if (a.seat != d->seat) return no("wrong_seat", "Decision " + d->id + " is owed by " + d->seat + ".");
+    if (a.option != "withdraw" && a.option != "stand" && !a.option.empty()) {
+      return no("bad_option", "Answer \"withdraw\" or \"stand\".");
+    }
+  }
+  for (const auto& a : answers) {
+    if (a.option != "withdraw") continue;
+    const std::string id = decision_unit(a.decision_id, "skirmish/");
+    const auto it = std::find(s.movement.skirmishers.begin(), s.movement.skirmishers.end(), id);
+    const std::size_t k = static_cast<std::size_t>(it - s.movement.skirmishers.begin());
+    Brigade* b = const_cast<Brigade*>(s.find_brigade(id));
+    const Brigade* t = k < s.movement.threats.size() ? s.find_brigade(s.movement.threats[k]) : nullptr;
+    if (b == nullptr || t == nullptr) continue;
+    const Brigade threat = *t;
+    const bool ok = skirmish_withdraw(s, *b, threat);
+    Event e;
+    e.kind = "skirmish_withdrawal";
+    e.text = ok ? id + " (dismounted dragoons) withdraw to keep 2\" from " + threat.id + "."
+                : id + " cannot withdraw: the way is blocked.";
+    e.subjects = {id, threat.id};
+    e.where = {b->position};
+    events.push_back(std::move(e));
+  }
+  s.movement.stage = MoveStage::kDone;
+  return Ok{};
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+void add_movement_dps(std::uint32_t& dps, int n) {
+  if (n <= 0 || dps >= kMovementDpCap) return;
+  dps = std::min<std::uint32_t>(kMovementDpCap, dps + static_cast<std::uint32_t>(n));
+}
+
+int fatigue_dps(const std::vector<int>& faces, const Pose& pose, bool rough) {
+  if (!pose.gun && pose.formation == Formation::kUnformed) return 0;
+  int threshold = 7;
+  if (!rough) {
+    // "Unless in march column, or unformed, ... 1 DP each time a 6 is rolled";
+    // the sheet adds limbered guns.
+    if (pose.gun ? pose.limbered : pose.formation == Formation::kMarchColumn) return 0;
+    threshold = 6;
+  } else if (pose.gun || is_cavalry(pose.type)) {
+    threshold = 4;  // "1 DP for each 4-6 rolled if cavalry or guns"
+  } else if (pose.formation == Formation::kMarchColumn) {
+    return 0;  // "No penalty if ... foot in march column"
+  } else if (pose.formation == Formation::kFieldColumn) {
+    threshold = 6;
+  } else {
+    threshold = 5;  // foot in line
+  }
+  int n = 0;
+  for (int f : faces) n += f >= threshold ? 1 : 0;
+  return n;
+}
+
+double move_inches(const std::vector<int>& faces, bool insp, bool doubled) {
+  int pips = 0;
+  for (int f : faces) pips += f;
+  double d = pips * kInchesPerPip + (insp ? kInspiredPerDie * static_cast<double>(faces.size()) : 0.0);
+  return doubled ? 2 * d : d;
+}
+
+void record_move_dice(Brigade& b, std::uint32_t turn, std::uint32_t dice) {
+  if (b.move_dice_turn != turn) {
+    b.move_dice_before = b.move_dice_turn + 1 == turn ? b.move_dice : 0;
+    b.move_dice_turn = turn;
+  }
+  b.move_dice = dice;
+}
+
+std::uint32_t move_dice_last_turn(const Brigade& b, std::uint32_t turn) {
+  if (b.move_dice_turn == turn) return b.move_dice_before;
+  if (b.move_dice_turn + 1 == turn) return b.move_dice;
+  return 0;
+}
+
+std::vector<std::uint32_t> cavalry_dice_allowed(const Brigade& b, std::uint32_t turn) {
+  const std::uint32_t last = move_dice_last_turn(b, turn);
+  std::vector<std::uint32_t> out;
+  for (std::uint32_t n = 0; n <= 3; ++n) {
+    const std::uint32_t diff = n > last ? n - last : last - n;
+    if (diff <= 2) out.push_back(n);  // "may only change speed by up to 2 dice per turn"
+  }
+  return out;
+}
+
+std::uint32_t max_move_avd(const Brigade& b) { return is_cavalry(b.type) ? 2 : 1; }
+
+FastMove roll_fast_move(Dice& dice, const Brigade& b, bool initial) {
+  FastMove m;
+  m.avd = max_move_avd(b);
+  m.d6 = true;
+  for (std::uint32_t i = 0; i < m.avd; ++i) m.faces.push_back(dice.avd());
+  m.faces.push_back(dice.d6());
+  m.inches = move_inches(m.faces, inspired(b), false) +
+             (initial ? kFastInitialPerDie * static_cast<double>(m.faces.size()) : 0.0);
+  return m;
+}
+
+double enemy_distance(const GameState& state, std::string_view army, const OrientedRect& r) {
+  return Field(state).enemy_dist(army, r.polygon(), false);
+}
+
+bool enemy_to_front_within(const GameState& state, std::string_view army, const OrientedRect& r, double range) {
+  return Field(state).enemy_front_within(army, r, range);
+}
+
+std::vector<Decision> movement_pending(const GameState& state) {
+  return pending_for(state, effective_stage(state));
+}
+
+bool movement_finished(const GameState& state) { return movement_pending(state).empty(); }
+
+Verdict movement_check(const GameState& state, const Answer& answer) {
+  const MoveStage st = effective_stage(state);
+  const auto decisions = pending_for(state, st);
+  const Decision* d = find_decision(decisions, answer.decision_id);
+  if (d == nullptr) return no("no_decision", "Nothing is asked as \"" + answer.decision_id + "\" now.");
+  if (answer.seat != d->seat) return no("wrong_seat", "Decision " + d->id + " is owed by " + d->seat + ".");
+  if (d->kind == "move_dice") return check_declaration(state, *d, answer);
+  if (d->kind == "skirmish_withdrawal") {
+    if (answer.option != "withdraw" && answer.option != "stand" && !answer.option.empty()) {
+      return no("bad_option", "Answer \"withdraw\" or \"stand\".");
+    }
+    return Ok{};
+  }
+  const Field field(state);
+  if (d->kind == "leader_move") return check_leader(state, field, answer, decision_unit(d->id, "leader/"));
+  const MoveDeclaration* md = find_decl(state, decision_unit(d->id, "move/"));
+  if (md == nullptr) return no("no_decision", "No move was declared for " + d->subjects.front() + ".");
+  auto r = plan_move(field, *md, answer.steps);
+  if (!r) return r.error();
+  return Ok{};
+}
+
+Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,
+                         std::vector<Event>& events) {
+  const MoveStage st = effective_stage(next);
+  if (stale(next)) {
+    next.movement = {};
+    next.movement.turn = next.turn;
+    next.movement.half = next.half;
+    next.movement.stage = MoveStage::kDeclare;
+  }
+  switch (st) {
+    case MoveStage::kDeclare: return resolve_declare(next, answers, dice, events);
+    case MoveStage::kExecute:
+      next.movement.stage = MoveStage::kExecute;
+      return resolve_execute(next, answers, events);
+    case MoveStage::kSkirmish: return resolve_skirmish(next, answers, events);
+    default:
+      if (!answers.empty()) return no("no_decision", "Nothing is owed in the movement phase now.");
+      return Ok{};
+  }
+}
+
+}  // namespace galloper::rules::malbrook

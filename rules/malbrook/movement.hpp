@@ -1,0 +1,109 @@
+#pragma once
+// The Malbrook movement phase ("Movement", "Manoeuvre", the parts of "Close
+// Combat" that moving must respect).
+//
+// The acting armies are sequence.hpp's acting_armies(state) (one side per
+// half, or both when simultaneous). The phase has up to three sub-steps, kept
+// in GameState::movement and stamped with (turn, half) so a new half starts
+// afresh without any call from the engine:
+//
+//  1. kDeclare — "dice/<unit>" (kind "move_dice"), one per brigade or gun that
+//     may move, or per group moving on the same dice (the lead's decision; its
+//     subjects list the group). Option: "none", "manoeuvre" (no dice: a
+//     formation change, about face, side step, re-form, gun pivot...), "1",
+//     "2", "1+d6", "2+d6" (AvD and the optional D6), "road". An OrderStep
+//     {action:"objective"} in the answer declares the intent to halt at an
+//     objective ("must be declared in advance of rolling"). The step's
+//     resolution rolls every group's dice, lead by lead, right to left.
+//  2. kExecute — "move/<unit>" (kind "move") per declared unit: the order as
+//     OrderSteps (forward, wheel, incline, side_step, step_back, about_face,
+//     formation, reform, pivot, unlimber, mount, dismount, pass_gap,
+//     horse_holders, merge, split); "leader/<id>" (kind "leader_move") per
+//     detached leader: [move_to]. Every order is checked exactly (distances,
+//     22.5°, sweeps against troops and terrain, halts, the full-move rule).
+//     Then DPs, combat status, merges and splits, attached leaders, and
+//     hussars' compulsory skirmish withdrawal.
+//  3. kSkirmish — only when dismounted dragoons were approached within 2" by
+//     formed enemy: "skirmish/<id>" (kind "skirmish_withdrawal") to their
+//     seat: "withdraw" or "stand" (default).
+//
+// movement_pending() is empty once the phase is over for the acting armies.
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/decision.hpp"
+#include "rules/core/dice.hpp"
+#include "rules/core/result.hpp"
+#include "rules/malbrook/manoeuvre.hpp"
+#include "rules/malbrook/state.hpp"
+
+namespace galloper::rules::malbrook {
+
+// Decisions owed in the movement phase by the seats acting now.
+std::vector<Decision> movement_pending(const GameState& state);
+Verdict movement_check(const GameState& state, const Answer& answer);
+// Applies every answer of the step; appends events; returns a rejection (and
+// the caller discards `next`) if any answer is illegal.
+Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,
+                         std::vector<Event>& events);
+// True when nothing more is owed in this half's movement phase.
+bool movement_finished(const GameState& state);
+
+// ---- Numbers ----
+inline constexpr double kInchesPerPip = 0.5;         // "1 AvD x ½ inch"
+inline constexpr double kInspiredPerDie = 0.5;       // "adds ½ inch for every die rolled"
+inline constexpr double kFastInitialPerDie = 0.5;    // fast moves: "Add ½ inch for every die rolled"
+inline constexpr double kDoubleMoveBeyond = 6.0;     // "Brigades beyond 6 inches of known enemy"
+inline constexpr double kRoadMove = 6.0;             // "may move up to 6 inches"
+inline constexpr double kRoadLightGun = 4.0;
+inline constexpr double kRoadMediumGun = 2.0;
+inline constexpr double kLeaderMoveInches = 6.0;
+inline constexpr double kCavalryHalt = 2.0;          // "Cavalry must halt at 2 inches of enemy to their front"
+inline constexpr double kFootCombat = 1.0;           // "within 1 inch of an opponent to their front"
+inline constexpr double kHaltShort = 2.0;            // "may halt up to 2 inches short"
+inline constexpr double kSkirmishDistance = 2.0;     // "maintain a 2 inch distance"
+inline constexpr double kRemountDistance = 1.0;      // "within 1 inch of the horse-holder marker"
+inline constexpr double kHorseHolderWithdraw = 6.0;  // "withdraw up to 6 inches"
+inline constexpr std::uint32_t kMovementDpCap = 3;   // "Maximum DPs"
+
+// Adds movement/manoeuvre DPs: none once the unit has 3 DPs, and never past 3.
+void add_movement_dps(std::uint32_t& dps, int n);
+
+// "Fatigue and disorder when moving": DPs for the faces rolled (AvD faces and
+// the optional D6) by a unit in `pose` moving in good or rough terrain.
+int fatigue_dps(const std::vector<int>& faces, const Pose& pose, bool rough);
+
+// Inches for the faces rolled: pips x ½", +½" per die if inspired, doubled.
+double move_inches(const std::vector<int>& faces, bool inspired, bool doubled);
+
+// Dice moved by a brigade in `turn`'s movement phase (road = 2) and in the turn
+// before: "Cavalry may only change speed by up to 2 dice per turn".
+void record_move_dice(Brigade& b, std::uint32_t turn, std::uint32_t dice);
+std::uint32_t move_dice_last_turn(const Brigade& b, std::uint32_t turn);
+// The dice counts a cavalry brigade may roll this turn (0..3), in order.
+std::vector<std::uint32_t> cavalry_dice_allowed(const Brigade& b, std::uint32_t turn);
+
+// ---- Fast moves (rout, pursuit, evade, retire), for the combat phase ----
+// "The maximum possible number of dice must be used": foot 1 AvD + D6,
+// cavalry 2 AvD + D6. Inspired brigades add ½" per die; an initial evade, rout
+// or retire move adds ½" per die. Not doubled.
+struct FastMove {
+  std::uint32_t avd = 0;
+  bool d6 = true;
+  std::vector<int> faces;
+  double inches = 0;
+};
+std::uint32_t max_move_avd(const Brigade& b);
+FastMove roll_fast_move(Dice& dice, const Brigade& b, bool initial);
+
+// ---- Distances the phase uses ----
+// Edge distance from a footprint to the nearest enemy brigade or gun of
+// `army` on the table (infinity when none).
+double enemy_distance(const GameState& state, std::string_view army, const OrientedRect& r);
+// An enemy brigade or gun within `range` inches of the front edge, inside the
+// 45° front arc ("enemy to their front").
+bool enemy_to_front_within(const GameState& state, std::string_view army, const OrientedRect& r, double range);
+
+}  // namespace galloper::rules::malbrook

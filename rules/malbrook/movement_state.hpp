@@ -1,0 +1,107 @@
+#pragma once
+// What the movement phase keeps in the GameState between its sub-steps
+// (declare dice -> execute -> skirmish withdrawal), and what each brigade
+// remembers of its own moves (cavalry change of speed, "repeat last move").
+// Owned by movement.cpp; GameState and Brigade hold these as plain members.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/core/decision.hpp"
+#include "rules/malbrook/hash.hpp"
+
+namespace galloper::rules::malbrook {
+
+enum class MoveStage : std::uint8_t {
+  kIdle,      // not started (or the stamp is stale): declarations come next
+  kDeclare,   // the acting army declares dice (and objective halts) per unit or group
+  kExecute,   // the acting army gives each unit its order; detached leaders move
+  kSkirmish,  // the other army: dismounted dragoons approached may withdraw
+  kDone,      // nothing more owed; the engine moves on
+};
+
+enum class MoveMode : std::uint8_t {
+  kNone,       // no move at all
+  kDice,       // a diced move (avd AvD + optional D6)
+  kManoeuvre,  // no dice: a manoeuvre taking a whole or half move, side step, gun pivot
+  kRoad,       // a road move: no dice, up to 6" (12" double)
+};
+
+// One unit's declared move and, once rolled, its allowance.
+struct MoveDeclaration {
+  std::string unit;  // brigade or gun id
+  std::string lead;  // the unit whose dice it shares (itself when it rolls)
+  MoveMode mode = MoveMode::kNone;
+  std::uint32_t avd = 0;
+  bool d6 = false;
+  bool objective = false;    // "intent must be declared in advance of rolling"
+  bool double_move = false;  // beyond 6" of known enemy when declared
+  std::vector<int> faces;    // the AvD faces, then the D6 face
+  double allowance = 0;      // inches, after inspiration and doubling
+  bool executed = false;
+};
+
+// Stamped with the turn and half of the phase it belongs to: a stamp that
+// does not match the state's (turn, half) means a fresh movement phase.
+struct MovementState {
+  std::uint32_t turn = 0;
+  std::uint32_t half = 0;
+  MoveStage stage = MoveStage::kIdle;
+  std::vector<MoveDeclaration> declarations;
+  std::vector<std::string> skirmishers;  // dismounted dragoons offered a skirmish withdrawal
+  std::vector<std::string> threats;      // threats[i]: the formed enemy brigade approaching skirmishers[i]
+};
+
+// A brigade's (or gun's) most recent move, for "repeat last move".
+struct LastMove {
+  std::uint32_t turn = 0;  // 0: never moved
+  MoveMode mode = MoveMode::kNone;
+  std::uint32_t avd = 0;
+  bool d6 = false;
+  std::vector<OrderStep> steps;
+};
+
+inline void hash_order_step(Hasher& h, const OrderStep& s) {
+  h.str(s.action);
+  h.real(s.distance);
+  h.real(s.angle_deg);
+  h.str(s.pivot);
+  h.str(s.formation);
+  h.vec(s.to);
+  h.str(s.target);
+}
+
+inline void hash_last_move(Hasher& h, const LastMove& m) {
+  h.u32(m.turn);
+  h.u32(static_cast<std::uint32_t>(m.mode));
+  h.u32(m.avd);
+  h.boolean(m.d6);
+  h.u64(m.steps.size());
+  for (const auto& s : m.steps) hash_order_step(h, s);
+}
+
+inline void hash_movement(Hasher& h, const MovementState& m) {
+  h.u32(m.turn);
+  h.u32(m.half);
+  h.u32(static_cast<std::uint32_t>(m.stage));
+  h.u64(m.declarations.size());
+  for (const auto& d : m.declarations) {
+    h.str(d.unit);
+    h.str(d.lead);
+    h.u32(static_cast<std::uint32_t>(d.mode));
+    h.u32(d.avd);
+    h.boolean(d.d6);
+    h.boolean(d.objective);
+    h.boolean(d.double_move);
+    h.u64(d.faces.size());
+    for (int f : d.faces) h.i64(f);
+    h.real(d.allowance);
+    h.boolean(d.executed);
+  }
+  h.u64(m.skirmishers.size());
+  for (const auto& s : m.skirmishers) h.str(s);
+  h.u64(m.threats.size());
+  for (const auto& s : m.threats) h.str(s);
+}
+
+}  // namespace galloper::rules::malbrook

@@ -1,0 +1,268 @@
+// The Malbrook phases on a big battle: 120 brigades, 40 guns, 30 leaders, 60
+// terrain features, built deterministically here. Measures the movement phase
+// for a whole side (declarations with their dice, then every order checked
+// and applied), the pending-decision lists, and the command phase's control
+// determination.
+#include <benchmark/benchmark.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "rules/core/dice.hpp"
+#include "rules/malbrook/control.hpp"
+#include "rules/malbrook/movement.hpp"
+#include "rules/malbrook/state.hpp"
+
+namespace galloper::rules::malbrook {
+namespace {
+
+struct Lcg {
+  std::uint64_t s;
+  double next() {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<double>(s >> 11) / static_cast<double>(1ull << 53);
+  }
+};
+
+Feature feature(std::string id, TerrainKind kind, std::vector<Vec2> pts, bool closed) {
+  Feature f;
+  f.id = std::move(id);
+  f.kind = kind;
+  f.points = std::move(pts);
+  f.closed = closed;
+  return f;
+}
+
+std::vector<Vec2> box(Vec2 c, double rx, double ry) { return {c + Vec2{-rx, -ry}, c + Vec2{rx, -ry}, c + Vec2{rx, ry}, c + Vec2{-rx, ry}}; }
+
+// Two armies of 60 brigades (3 wings x 4 commands x 5 brigades), 20 guns and
+// 15 leaders each, 24" apart across a 144" x 72" table; terrain on the flanks
+// and in no-man's land.
+GameState big_battle() {
+  Lcg g{42};
+  GameState s;
+  s.scenario = "bench";
+  s.table_width = 144;
+  s.table_depth = 72;
+  for (int i = 0; i < 60; ++i) {
+    const Vec2 c{4 + g.next() * 136, 30 + g.next() * 12};
+    switch (i % 6) {
+      case 0: s.features.push_back(feature("w" + std::to_string(i), TerrainKind::kWood, box(c, 2, 1.5), true)); break;
+      case 1: s.features.push_back(feature("r" + std::to_string(i), TerrainKind::kRough, box(c, 3, 2), true)); break;
+      case 2: s.features.push_back(feature("h" + std::to_string(i), TerrainKind::kHill, box(c, 4, 3), true)); break;
+      case 3: s.features.push_back(feature("t" + std::to_string(i), TerrainKind::kTown, box(c, 1.5, 1.5), true)); break;
+      case 4: s.features.push_back(feature("s" + std::to_string(i), TerrainKind::kStream, {c, c + Vec2{6, 1}}, false)); break;
+      default: s.features.push_back(feature("hd" + std::to_string(i), TerrainKind::kHedge, {c, c + Vec2{4, 0}}, false)); break;
+    }
+  }
+  s.terrain = make_terrain_map(s.features);
+  for (int side = 0; side < 2; ++side) {
+    const bool fr = side == 0;
+    Army a;
+    a.id = fr ? "fr" : "al";
+    a.name = a.id;
+    a.marshals = {a.id + "_m"};
+    Leader m;
+    m.id = a.id + "_m";
+    m.army = a.id;
+    m.rank = LeaderRank::kMarshal;
+    m.position = {72, fr ? 2.0 : 70.0};
+    m.facing_deg = fr ? 0 : 180;
+    s.leaders.push_back(m);
+    for (int w = 0; w < 3; ++w) {
+      Wing wing;
+      wing.id = "w" + std::to_string(w);
+      wing.lieutenant_general = a.id + "_lg" + std::to_string(w);
+      Leader lg = m;
+      lg.id = wing.lieutenant_general;
+      lg.rank = LeaderRank::kLieutenantGeneral;
+      lg.wing = wing.id;
+      lg.position = {24 + 48.0 * w, fr ? 4.0 : 68.0};
+      s.leaders.push_back(lg);
+      for (int c = 0; c < 4; ++c) {
+        const int ci = w * 4 + c;
+        Command cmd{a.id + "_c" + std::to_string(ci), "", a.id + "_mg" + std::to_string(ci)};
+        wing.commands.push_back(cmd);
+        Leader mg = lg;
+        mg.id = cmd.major_general;
+        mg.rank = LeaderRank::kMajorGeneral;
+        mg.command = cmd.id;
+        mg.position = {6 + 11.5 * ci + 5, fr ? 7.0 : 65.0};
+        s.leaders.push_back(mg);
+        for (int k = 0; k < 5; ++k) {
+          Brigade b;
+          b.id = a.id + "_b" + std::to_string(ci * 5 + k);
+          b.army = a.id;
+          b.wing = wing.id;
+          b.command = cmd.id;
+          b.type = (w == 0 || w == 2) && c == 0 ? TroopType::kHorse : TroopType::kFoot;
+          b.bases = 3;
+          b.formation = k == 4 ? Formation::kMarchColumn : Formation::kLine;
+          const double x = 4 + 11.5 * ci + (k % 2) * 5.0 + (k == 4 ? 9 : 0);
+          const double depth = (k / 2) * 3.5;
+          b.position = {x, fr ? 22.0 - depth : 50.0 + depth};
+          b.facing_deg = fr ? 0 : 180;
+          b.control = ControlResult::kAsWished;
+          s.brigades.push_back(b);
+        }
+      }
+      a.wings.push_back(wing);
+    }
+    for (int i = 0; i < 20; ++i) {
+      Gun gun;
+      gun.id = a.id + "_g" + std::to_string(i);
+      gun.army = a.id;
+      gun.wing = "w" + std::to_string(i % 3);
+      gun.weight = static_cast<GunWeight>(i % 3);
+      gun.limbered = i % 4 == 0;
+      gun.position = {3 + 7.0 * i, fr ? 26.0 : 46.0};
+      gun.facing_deg = fr ? 0 : 180;
+      s.guns.push_back(gun);
+    }
+    s.armies.push_back(a);
+  }
+  s.phase = Phase::kMovement;
+  s.initiative = "fr";
+  s.turn = 2;
+  return s;
+}
+
+std::vector<Answer> declarations(const GameState& s) {
+  std::vector<Answer> out;
+  for (const auto& d : movement_pending(s)) {
+    Answer a;
+    a.decision_id = d.id;
+    a.seat = d.seat;
+    a.option = d.default_option;
+    for (const auto& o : d.options) {
+      if (o.id == "1+d6" || o.id == "2") a.option = o.id;
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+// Forward the whole allowance where that is legal; otherwise halt.
+std::vector<Answer> orders(const GameState& s) {
+  std::vector<Answer> out;
+  for (const auto& d : movement_pending(s)) {
+    Answer a;
+    a.decision_id = d.id;
+    a.seat = d.seat;
+    a.option = d.default_option;
+    if (d.kind == "move") {
+      double allowance = 0;
+      for (const auto& [k, v] : d.limits) {
+        if (k == "allowance") allowance = v;
+      }
+      Answer t = a;
+      t.option.clear();
+      OrderStep st;
+      st.action = "forward";
+      st.distance = allowance;
+      t.steps = {st};
+      if (allowance > 0 && movement_check(s, t)) a = t;
+    }
+    out.push_back(a);
+  }
+  return out;
+}
+
+struct Prepared {
+  GameState start;
+  std::vector<Answer> declare;
+  GameState declared;
+  std::vector<Answer> execute;
+};
+
+Prepared prepare() {
+  Prepared p;
+  p.start = big_battle();
+  p.declare = declarations(p.start);
+  p.declared = p.start;
+  KeyedDice dice(Seed{}, 1);
+  std::vector<Event> ev;
+  if (!movement_resolve(p.declared, p.declare, dice, ev)) std::abort();
+  p.execute = orders(p.declared);
+  // Orders legal alone may still collide at the end: halt until they do not.
+  for (int i = 0; i < 200; ++i) {
+    GameState t = p.declared;
+    KeyedDice d2(Seed{}, 2);
+    auto v = movement_resolve(t, p.execute, d2, ev);
+    if (v) break;
+    for (auto& a : p.execute) {
+      const std::string unit = a.decision_id.substr(a.decision_id.find('/') + 1);
+      if (!a.steps.empty() && v.error().reason.find(unit) != std::string::npos) {
+        a.steps.clear();
+        a.option = "halt";
+        break;
+      }
+    }
+  }
+  return p;
+}
+
+void BM_MovementPhaseFullSide(benchmark::State& state) {
+  const Prepared p = prepare();
+  std::size_t moved = 0;
+  for (auto _ : state) {
+    GameState s = p.start;
+    std::vector<Event> ev;
+    KeyedDice d1(Seed{}, 1);
+    if (!movement_resolve(s, p.declare, d1, ev)) state.SkipWithError("declarations rejected");
+    KeyedDice d2(Seed{}, 2);
+    if (!movement_resolve(s, p.execute, d2, ev)) state.SkipWithError("orders rejected");
+    moved = ev.size();
+    benchmark::DoNotOptimize(s);
+  }
+  std::size_t orders_given = 0;
+  for (const auto& a : p.execute) orders_given += a.steps.empty() ? 0 : 1;
+  state.counters["orders"] = static_cast<double>(orders_given);
+  state.counters["events"] = static_cast<double>(moved);
+}
+BENCHMARK(BM_MovementPhaseFullSide)->Unit(benchmark::kMillisecond);
+
+void BM_MovementExecuteOnly(benchmark::State& state) {
+  const Prepared p = prepare();
+  for (auto _ : state) {
+    GameState s = p.declared;
+    std::vector<Event> ev;
+    KeyedDice d2(Seed{}, 2);
+    if (!movement_resolve(s, p.execute, d2, ev)) state.SkipWithError("orders rejected");
+    benchmark::DoNotOptimize(s);
+  }
+}
+BENCHMARK(BM_MovementExecuteOnly)->Unit(benchmark::kMillisecond);
+
+void BM_MovementCheckOneOrder(benchmark::State& state) {
+  const Prepared p = prepare();
+  const Answer* one = nullptr;
+  for (const auto& a : p.execute) {
+    if (!a.steps.empty()) one = &a;
+  }
+  for (auto _ : state) {
+    if (one != nullptr) benchmark::DoNotOptimize(movement_check(p.declared, *one));
+  }
+}
+BENCHMARK(BM_MovementCheckOneOrder)->Unit(benchmark::kMicrosecond);
+
+void BM_MovementPending(benchmark::State& state) {
+  const GameState s = big_battle();
+  for (auto _ : state) benchmark::DoNotOptimize(movement_pending(s));
+}
+BENCHMARK(BM_MovementPending)->Unit(benchmark::kMicrosecond);
+
+void BM_CommandDetermineControl(benchmark::State& state) {
+  const GameState start = big_battle();
+  for (auto _ : state) {
+    GameState s = start;
+    s.phase = Phase::kCommand;
+    determine_control(s);
+    benchmark::DoNotOptimize(s);
+  }
+}
+BENCHMARK(BM_CommandDetermineControl)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace galloper::rules::malbrook

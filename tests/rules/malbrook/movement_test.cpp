@@ -1,0 +1,674 @@
+// The movement phase, clause by clause ("Movement", the movement parts of
+// "Close Combat"), with FixedDice. Geometry of tiny_state(): fr_b1 is a
+// 4-base traditional foot line 4" wide whose front edge runs y=10 from x=14
+// to x=18, facing north; the Allies stand 28" away unless a test moves them.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "rules/malbrook/basing.hpp"
+#include "rules/malbrook/movement.hpp"
+#include "tests/rules/malbrook/movement_helpers.hpp"
+
+namespace galloper::rules::malbrook {
+namespace {
+
+using namespace test;
+
+GameState with_features(GameState s, std::vector<Feature> fs) {
+  s.features = std::move(fs);
+  s.terrain = make_terrain_map(s.features);
+  return s;
+}
+
+Feature area(std::string id, TerrainKind kind, Vec2 lo, Vec2 hi) {
+  Feature f;
+  f.id = std::move(id);
+  f.kind = kind;
+  f.points = {{lo.x, lo.y}, {hi.x, lo.y}, {hi.x, hi.y}, {lo.x, hi.y}};
+  f.closed = true;
+  return f;
+}
+
+Feature linear(std::string id, TerrainKind kind, std::vector<Vec2> pts, bool major = false, bool impassable = false) {
+  Feature f;
+  f.id = std::move(id);
+  f.kind = kind;
+  f.points = std::move(pts);
+  f.major = major;
+  f.impassable = impassable;
+  return f;
+}
+
+TEST(MovementDeclare, FootMayRollOneAverageDieAndAnOptionalD6) {
+  GameState s = movement_state();
+  const auto ds = movement_pending(s);
+  const Decision* d = find_pending(ds, "dice/fr_b1");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->seat, "fr/left");
+  std::vector<std::string> opts;
+  for (const auto& o : d->options) opts.push_back(o.id);
+  EXPECT_EQ(opts, (std::vector<std::string>{"none", "manoeuvre", "1", "1+d6"}));
+  EXPECT_EQ(d->default_option, "none");
+  // Only the acting army declares.
+  EXPECT_EQ(find_pending(ds, "dice/al_b1"), nullptr);
+}
+
+TEST(MovementDeclare, DoubleMoveBeyondSixInchesOfKnownEnemy) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 7.0);  // (4+3) x 1/2" doubled
+  EXPECT_EQ(s.movement.stage, MoveStage::kExecute);
+}
+
+TEST(MovementDeclare, SingleMoveWithinSixInchesOfEnemy) {
+  GameState s = movement_state();
+  brigade(s, "al_b1").position = {16, 15};  // 5" in front of fr_b1
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 3.5);
+}
+
+TEST(MovementDeclare, WoodNearbyMayHideEnemySoNoDoubleMove) {
+  GameState s = with_features(movement_state(), {area("w", TerrainKind::kWood, {10, 14}, {22, 20})});
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1"}}, {4}));
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 2.0);
+}
+
+TEST(MovementDeclare, InspiredAddsHalfInchPerDie) {
+  GameState s = movement_state();
+  brigade(s, "al_b1").position = {16, 15};
+  brigade(s, "fr_b1").inspire_actions = 1;
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 4.5);  // 3.5 + 2 x 1/2
+}
+
+TEST(MovementDeclare, RejectsAnOptionNotOffered) {
+  GameState s = movement_state();
+  auto v = declare(s, {{"fr_b1", "2"}}, {4, 4});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "bad_option");
+  EXPECT_NE(v.error().reason.find("1+d6"), std::string::npos);
+}
+
+TEST(MovementDeclare, CavalryChangeOfSpeedByAtMostTwoDice) {
+  Brigade b;
+  b.type = TroopType::kHorse;
+  EXPECT_EQ(cavalry_dice_allowed(b, 1), (std::vector<std::uint32_t>{0, 1, 2}));  // stationary: max two dice
+  record_move_dice(b, 1, 3);
+  EXPECT_EQ(move_dice_last_turn(b, 2), 3u);
+  EXPECT_EQ(cavalry_dice_allowed(b, 2), (std::vector<std::uint32_t>{1, 2, 3}));  // moved 3: must move at least 1
+  record_move_dice(b, 2, 2);  // a road move counts as two
+  EXPECT_EQ(move_dice_last_turn(b, 3), 2u);
+  EXPECT_EQ(cavalry_dice_allowed(b, 3), (std::vector<std::uint32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(move_dice_last_turn(b, 5), 0u);  // did not move in turn 4
+}
+
+TEST(MovementDeclare, CavalryOptionsFollowLastTurnsDice) {
+  GameState s = movement_state();
+  Brigade& c = brigade(s, "fr_b5");
+  c.type = TroopType::kHorse;
+  auto opts = [&]() {
+    std::vector<std::string> out;
+    const auto d = pending_decision(s, "dice/fr_b5");
+    for (const auto& o : d->options) out.push_back(o.id);
+    return out;
+  };
+  EXPECT_EQ(opts(), (std::vector<std::string>{"none", "manoeuvre", "1", "2", "1+d6"}));
+  s.turn = 2;
+  record_move_dice(c, 1, 3);
+  EXPECT_EQ(opts(), (std::vector<std::string>{"1", "2", "1+d6", "2+d6"}));
+}
+
+TEST(MovementDeclare, BrigadesOfACommandControlledByOneLeaderShareDice) {
+  GameState s = movement_state();
+  for (auto id : {"fr_b1", "fr_b2"}) {
+    brigade(s, id).control = ControlResult::kControlled;
+    brigade(s, id).controlled_by = "fr_mg1";
+  }
+  const auto ds = movement_pending(s);
+  EXPECT_EQ(find_pending(ds, "dice/fr_b1"), nullptr);
+  const Decision* d = find_pending(ds, "dice/fr_b2");  // rightmost leads
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->subjects, (std::vector<std::string>{"fr_b2", "fr_b1"}));
+  ASSERT_TRUE(declare(s, {{"fr_b2", "1+d6"}}, {5, 2}));
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 7.0);
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b2"), 7.0);
+}
+
+TEST(MovementDeclare, ConformingBrigadeUsesTheLeadsDice) {
+  GameState s = movement_state();
+  brigade(s, "fr_b3").control = ControlResult::kControlled;
+  brigade(s, "fr_b3").controlled_by = "fr_mg2";
+  brigade(s, "fr_b4").control = ControlResult::kConforming;
+  brigade(s, "fr_b4").conform_to = "fr_b3";
+  const auto d = pending_decision(s, "dice/fr_b3");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->subjects, (std::vector<std::string>{"fr_b3", "fr_b4"}));
+}
+
+TEST(MovementDeclare, BrigadeInCombatMayNotMove) {
+  GameState s = movement_state();
+  brigade(s, "fr_b1").status |= static_cast<std::uint32_t>(Status::kInCombat);
+  EXPECT_FALSE(pending_decision(s, "dice/fr_b1").has_value());
+}
+
+TEST(MovementExecute, MustMoveTheFullAmountRolled) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));  // 7" double
+  GameState t = s;
+  auto v = execute(t, {{"fr_b1", {fwd(5)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "short_move");
+  EXPECT_NE(v.error().reason.find("rolled 7\""), std::string::npos);
+  t = s;
+  v = execute(t, {{"fr_b1", {fwd(7.5)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "too_far");
+  EXPECT_NE(v.error().reason.find("has 7\""), std::string::npos);
+  EXPECT_NE(v.error().reason.find("needs 7.5\""), std::string::npos);
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(7)}}}));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 17, 1e-9);
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kMoved));
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 0u);
+  EXPECT_TRUE(movement_finished(s));
+}
+
+TEST(MovementExecute, DeclaredObjectiveMayHaltShort) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}, nullptr, {"fr_b1"}));
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(2)}}}));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 12, 1e-9);
+}
+
+TEST(MovementExecute, NoMoreThan22AndAHalfDegreesOffTheFacing) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));
+  GameState t = s;
+  auto v = execute(t, {{"fr_b1", {fwd(7, 30)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "off_facing");
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(7, 22.5)}}}));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 16 + 7 * std::sin(deg_to_rad(22.5)), 1e-9);
+}
+
+TEST(MovementExecute, GoodTerrainOneDpPerSixUnlessMarchColumn) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}, {"fr_b5", "1+d6"}}, {5, 6, 2, 6}));
+  // Right to left: fr_b5 (x=60) rolls first.
+  ASSERT_TRUE(execute(s, {{"fr_b5", {fwd(11)}}, {"fr_b1", {fwd(8)}}}));
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 1u);
+  EXPECT_EQ(brigade(s, "fr_b5").dps, 1u);
+
+  GameState c = movement_state();
+  brigade(c, "fr_b1").formation = Formation::kMarchColumn;
+  ASSERT_TRUE(declare(c, {{"fr_b1", "1+d6"}}, {5, 6}));
+  ASSERT_TRUE(execute(c, {{"fr_b1", {fwd(11)}}}));
+  EXPECT_EQ(brigade(c, "fr_b1").dps, 0u);
+}
+
+TEST(MovementExecute, RoughTerrainFootInLineFiveOrSix) {
+  GameState s = with_features(movement_state(), {area("r", TerrainKind::kRough, {10, 8}, {24, 30})});
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {5, 5}));  // rough ground hides no one: double
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(10)}}}));
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 2u);
+}
+
+TEST(MovementExecute, FatigueTable) {
+  Pose line;
+  line.formation = Formation::kLine;
+  Pose fcol = line;
+  fcol.formation = Formation::kFieldColumn;
+  Pose mcol = line;
+  mcol.formation = Formation::kMarchColumn;
+  Pose unf = line;
+  unf.formation = Formation::kUnformed;
+  Pose cav = line;
+  cav.type = TroopType::kHorse;
+  Pose cav_col = cav;
+  cav_col.formation = Formation::kMarchColumn;
+  Pose gun;
+  gun.gun = true;
+  Pose limbered = gun;
+  limbered.limbered = true;
+  const std::vector<int> faces{4, 5, 6};
+  // Good terrain: a DP per 6 unless march column, unformed or limbered guns.
+  EXPECT_EQ(fatigue_dps(faces, line, false), 1);
+  EXPECT_EQ(fatigue_dps(faces, fcol, false), 1);
+  EXPECT_EQ(fatigue_dps(faces, cav, false), 1);
+  EXPECT_EQ(fatigue_dps(faces, gun, false), 1);
+  EXPECT_EQ(fatigue_dps(faces, mcol, false), 0);
+  EXPECT_EQ(fatigue_dps(faces, unf, false), 0);
+  EXPECT_EQ(fatigue_dps(faces, limbered, false), 0);
+  // Rough: field column 6s, line 5-6, cavalry and guns 4-6, none unformed or foot march column.
+  EXPECT_EQ(fatigue_dps(faces, fcol, true), 1);
+  EXPECT_EQ(fatigue_dps(faces, line, true), 2);
+  EXPECT_EQ(fatigue_dps(faces, cav, true), 3);
+  EXPECT_EQ(fatigue_dps(faces, cav_col, true), 3);
+  EXPECT_EQ(fatigue_dps(faces, limbered, true), 3);
+  EXPECT_EQ(fatigue_dps(faces, mcol, true), 0);
+  EXPECT_EQ(fatigue_dps(faces, unf, true), 0);
+}
+
+TEST(MovementExecute, MaximumThreeDpsForMovement) {
+  std::uint32_t d = 2;
+  add_movement_dps(d, 3);
+  EXPECT_EQ(d, 3u);
+  d = 4;
+  add_movement_dps(d, 1);
+  EXPECT_EQ(d, 4u);
+  d = 0;
+  add_movement_dps(d, 0);
+  EXPECT_EQ(d, 0u);
+}
+
+TEST(MovementExecute, FootWithinOneInchOfEnemyToTheirFrontAreInCombat) {
+  GameState s = movement_state();
+  brigade(s, "al_b1").position = {16, 12.8};  // front edge 2.8" ahead of fr_b1
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1"}}, {4}));  // 2"
+  std::vector<Event> ev;
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(2)}}}, &ev));
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kInCombat));
+  bool combat_event = false;
+  for (const auto& e : ev) combat_event = combat_event || e.kind == "combat";
+  EXPECT_TRUE(combat_event);
+}
+
+TEST(MovementExecute, FootMayHaltUpToTwoInchesShortOfCombat) {
+  GameState s = movement_state();
+  brigade(s, "al_b1").position = {16, 13.5};
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1"}}, {5}));  // 2.5"
+  GameState t = s;
+  ASSERT_TRUE(execute(t, {{"fr_b1", {fwd(1)}}}));  // halts 1.5" short, 2.5" from the enemy
+  EXPECT_FALSE(brigade(t, "fr_b1").has(Status::kInCombat));
+  auto v = execute(s, {{"fr_b1", {fwd(0.4)}}});  // 2.1" short: too far short
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "short_move");
+}
+
+TEST(MovementExecute, CavalryMustHaltAtTwoInchesOfEnemyToTheirFront) {
+  GameState s = movement_state();
+  Brigade& c = brigade(s, "fr_b1");
+  c.type = TroopType::kHorse;
+  brigade(s, "al_b1").position = {16, 16};  // 6" ahead
+  ASSERT_TRUE(declare(s, {{"fr_b1", "2"}}, {5, 5}));  // 5"
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 5.0);
+  GameState t = s;
+  auto v = execute(t, {{"fr_b1", {fwd(5)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "cavalry_halt");
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(4)}}}));  // halts at 2"
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 14, 1e-9);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kInCombat));
+}
+
+TEST(MovementExecute, DoubleMoveHaltsAtSixInchesOfKnownEnemy) {
+  GameState s = movement_state();
+  brigade(s, "al_b1").position = {16, 24};  // 14" ahead
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {5, 6}));  // 11" double
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 11.0);
+  GameState t = s;
+  auto v = execute(t, {{"fr_b1", {fwd(11)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "double_move");
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(8)}}}));  // at 6": halts there
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 18, 1e-9);
+}
+
+TEST(MovementExecute, RoadMoveSixInchesDoubleBeyondSixOfEnemy) {
+  GameState s = with_features(movement_state(), {linear("road", TerrainKind::kRoad, {{16, 0}, {16, 48}})});
+  brigade(s, "fr_b1").formation = Formation::kMarchColumn;
+  const auto d = pending_decision(s, "dice/fr_b1");
+  ASSERT_TRUE(d.has_value());
+  EXPECT_EQ(d->options.back().id, "road");
+  ASSERT_TRUE(declare(s, {{"fr_b1", "road"}}, {}));
+  EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 12.0);
+  GameState t = s;
+  EXPECT_FALSE(execute(t, {{"fr_b1", {fwd(12.5)}}}));
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(5)}}}));  // "up to": no full-move rule
+  EXPECT_EQ(brigade(s, "fr_b1").move_dice, 2u);    // counts as two dice
+
+  GameState n = with_features(movement_state(), {linear("road", TerrainKind::kRoad, {{16, 0}, {16, 48}})});
+  brigade(n, "fr_b1").formation = Formation::kMarchColumn;
+  brigade(n, "al_b1").position = {20, 14};
+  ASSERT_TRUE(declare(n, {{"fr_b1", "road"}}, {}));
+  EXPECT_DOUBLE_EQ(allowance_of(n, "fr_b1"), 6.0);
+}
+
+TEST(MovementExecute, CannotPassThroughEnemy) {
+  GameState s = movement_state();
+  Brigade& c = brigade(s, "fr_b1");
+  c.type = TroopType::kHorse;
+  Brigade& e = brigade(s, "al_b1");
+  e.position = {16, 13};
+  e.facing_deg = 0;  // its back to fr_b1: not "to the front" for the halt... but in the way
+  ASSERT_TRUE(declare(s, {{"fr_b1", "2"}}, {5, 5}));
+  auto v = execute(s, {{"fr_b1", {wheel_step(-10, "left"), fwd(4)}}});
+  ASSERT_FALSE(v);
+}
+
+TEST(MovementExecute, CannotEndOnTopOfAFriend) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b4", "1"}}, {3}));  // 3" double = 3" ... single? 28" away: double
+  const double a = allowance_of(s, "fr_b4");
+  ASSERT_DOUBLE_EQ(a, 3.0);
+  auto v = execute(s, {{"fr_b4", {fwd(3)}}});  // would end exactly on fr_b3
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "overlap");
+}
+
+TEST(MovementExecute, HaltShortOfAFriendAndPassageOfLinesThroughAStationaryFriend) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b4", "1"}}, {3}));
+  GameState t = s;
+  ASSERT_TRUE(execute(t, {{"fr_b4", {fwd(2)}}}));  // halts 1" short of fr_b3
+  EXPECT_NEAR(brigade(t, "fr_b4").position.y, 9, 1e-9);
+  // Right through the stationary fr_b3 and out the other side: no DP.
+  GameState u = movement_state();
+  ASSERT_TRUE(declare(u, {{"fr_b4", "1+d6"}}, {2, 2}));  // 4" double
+  ASSERT_TRUE(execute(u, {{"fr_b4", {fwd(4)}}}));
+  EXPECT_EQ(brigade(u, "fr_b4").dps, 0u);
+  EXPECT_EQ(brigade(u, "fr_b3").dps, 0u);
+}
+
+TEST(MovementExecute, PassageOfLinesThroughAMovingFriendCostsEachADp) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b3", "1"}, {"fr_b4", "1+d6"}}, {2, 4, 4}));  // b3: 2" ; b4: 8"
+  ASSERT_TRUE(execute(s, {{"fr_b3", {fwd(2)}}, {"fr_b4", {fwd(8)}}}));
+  EXPECT_EQ(brigade(s, "fr_b3").dps, 1u);
+  EXPECT_EQ(brigade(s, "fr_b4").dps, 1u);
+}
+
+TEST(MovementExecute, ImpassableRiverAndClosedTerrainForCavalry) {
+  GameState s = with_features(movement_state(),
+                              {linear("river", TerrainKind::kRiver, {{0, 13}, {72, 13}}, true, true)});
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));
+  auto v = execute(s, {{"fr_b1", {fwd(7)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "impassable");
+
+  GameState w = with_features(movement_state(), {area("w", TerrainKind::kWood, {10, 13}, {22, 20})});
+  brigade(w, "fr_b1").type = TroopType::kHorse;
+  ASSERT_TRUE(declare(w, {{"fr_b1", "2"}}, {4, 4}));
+  v = execute(w, {{"fr_b1", {fwd(4)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "closed_terrain");
+}
+
+TEST(MovementExecute, CrossingAMajorObstacleTakesHalfAMoveAndADp) {
+  GameState s = with_features(movement_state(), {linear("ditch", TerrainKind::kDitch, {{0, 11}, {72, 11}}, true)});
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));  // 7"
+  GameState t = s;
+  EXPECT_FALSE(execute(t, {{"fr_b1", {fwd(7)}}}));       // 7" + 1/2 move > 7"
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(3.5)}}}));      // 3.5" + 3.5" (1/2 move)
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 1u);
+
+  GameState f = with_features(movement_state(), {linear("ditch", TerrainKind::kDitch, {{0, 11}, {72, 11}}, true)});
+  brigade(f, "fr_b1").status |= static_cast<std::uint32_t>(Status::kUnderFire);
+  ASSERT_TRUE(declare(f, {{"fr_b1", "1+d6"}}, {4, 3}));
+  ASSERT_TRUE(execute(f, {{"fr_b1", {fwd(3.5)}}}));
+  EXPECT_EQ(brigade(f, "fr_b1").dps, 2u);
+
+  GameState c = with_features(movement_state(),
+                              {linear("cdf", TerrainKind::kChevauxDeFrise, {{0, 11}, {72, 11}}, true)});
+  brigade(c, "fr_b1").type = TroopType::kHorse;
+  ASSERT_TRUE(declare(c, {{"fr_b1", "2"}}, {4, 3}));
+  ASSERT_TRUE(execute(c, {{"fr_b1", {fwd(3.5)}}}));
+  EXPECT_EQ(brigade(c, "fr_b1").dps, 2u);
+}
+
+TEST(MovementExecute, HaltedBrigadeMayOnlyFaceAThreat) {
+  GameState s = movement_state();
+  brigade(s, "fr_b1").control = ControlResult::kHalt;
+  const auto d = pending_decision(s, "dice/fr_b1");
+  ASSERT_TRUE(d.has_value());
+  ASSERT_EQ(d->options.size(), 2u);
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
+  GameState t = s;
+  auto v = execute(t, {{"fr_b1", {step_of("side_step", 1, "left")}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "halted");
+  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("about_face")}}}));
+  EXPECT_DOUBLE_EQ(brigade(s, "fr_b1").facing_deg, 180);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kMoved));  // facing changes keep it stationary
+}
+
+TEST(MovementExecute, RepeatLastMoveRepeatsTheSameSteps) {
+  GameState s = movement_state();
+  s.turn = 2;
+  Brigade& b = brigade(s, "fr_b1");
+  b.control = ControlResult::kRepeatLastMove;
+  b.last_move = {1, MoveMode::kDice, 1, false, {wheel_step(-10, "left"), fwd(1)}};
+  const auto d = pending_decision(s, "dice/fr_b1");
+  ASSERT_TRUE(d.has_value());
+  ASSERT_EQ(d->options.size(), 1u);
+  EXPECT_EQ(d->options[0].id, "1");
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1"}}, {4}));  // 4" double
+  GameState t = s;
+  auto v = execute(t, {{"fr_b1", {fwd(4)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "repeat_last_move");
+  const double w = 4 * deg_to_rad(10);
+  ASSERT_TRUE(execute(s, {{"fr_b1", {wheel_step(-10, "left"), fwd(4 - w)}}}));
+}
+
+TEST(MovementExecute, GunsMoveByWeight) {
+  GameState s = movement_state();
+  Gun g;
+  g.id = "g1";
+  g.army = "fr";
+  g.wing = "left";
+  g.command = "c1";
+  g.weight = GunWeight::kMedium;
+  g.position = {40, 10};
+  s.guns.push_back(g);
+  auto opts = [&](const GameState& st) {
+    std::vector<std::string> out;
+    const auto d = pending_decision(st, "dice/g1");
+    for (const auto& o : d->options) out.push_back(o.id);
+    return out;
+  };
+  EXPECT_EQ(opts(s), (std::vector<std::string>{"none", "manoeuvre"}));
+  ASSERT_TRUE(declare(s, {{"g1", "manoeuvre"}}, {}));
+  OrderStep pivot;
+  pivot.action = "pivot";
+  pivot.angle_deg = 50;
+  GameState t = s;
+  EXPECT_FALSE(execute(t, {{"g1", {pivot}}}));
+  pivot.angle_deg = 45;
+  t = s;
+  EXPECT_FALSE(execute(t, {{"g1", {pivot, fwd(1)}}}));  // pivot or move, not both
+  t = s;
+  EXPECT_FALSE(execute(t, {{"g1", {fwd(1.5)}}}));
+  ASSERT_TRUE(execute(s, {{"g1", {pivot}}}));
+  EXPECT_DOUBLE_EQ(s.guns[0].facing_deg, 45);
+
+  GameState h = movement_state();
+  g.weight = GunWeight::kHeavy;
+  h.guns.push_back(g);
+  ASSERT_TRUE(declare(h, {{"g1", "manoeuvre"}}, {}));
+  auto v = execute(h, {{"g1", {fwd(1)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "heavy_gun");
+
+  GameState l = movement_state();
+  g.weight = GunWeight::kLight;
+  l.guns.push_back(g);
+  EXPECT_EQ(opts(l), (std::vector<std::string>{"none", "manoeuvre", "1"}));
+
+  GameState lim = movement_state();
+  g.weight = GunWeight::kMedium;
+  g.limbered = true;
+  lim.guns.push_back(g);
+  EXPECT_EQ(opts(lim), (std::vector<std::string>{"none", "manoeuvre", "1", "2"}));
+  ASSERT_TRUE(declare(lim, {{"g1", "manoeuvre"}}, {}));
+  ASSERT_TRUE(execute(lim, {{"g1", {step_of("unlimber")}}}));
+  EXPECT_FALSE(lim.guns[0].limbered);
+  EXPECT_EQ(lim.guns[0].dps, 1u);
+}
+
+TEST(MovementExecute, LimberedGunsOneAverageDieInRough) {
+  GameState s = with_features(movement_state(), {area("r", TerrainKind::kRough, {30, 8}, {50, 30})});
+  Gun g;
+  g.id = "g1";
+  g.army = "fr";
+  g.wing = "left";
+  g.command = "c1";
+  g.limbered = true;
+  g.position = {40, 10};
+  s.guns.push_back(g);
+  ASSERT_TRUE(declare(s, {{"g1", "2"}}, {4, 4}));
+  auto v = execute(s, {{"g1", {fwd(allowance_of(s, "g1"))}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "gun_rough");
+}
+
+TEST(MovementExecute, LeadersMoveSixInchesDoubleBeyondSixOfEnemy) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {}, {}));
+  GameState t = s;
+  auto v = execute(t, {{"fr_mg1", {move_to({10, 15})}}});  // 13"
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "too_far");
+  ASSERT_TRUE(execute(s, {{"fr_mg1", {move_to({10, 14})}}}));  // 12"
+  EXPECT_NEAR(leader(s, "fr_mg1").position.y, 14, 1e-9);
+}
+
+TEST(MovementExecute, AttachedLeaderMovesWithHisBrigade) {
+  GameState s = movement_state();
+  leader(s, "fr_mg1").attached_to = "fr_b1";
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1"}}, {4}));
+  EXPECT_FALSE(pending_decision(s, "leader/fr_mg1").has_value());
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(4)}}}));
+  EXPECT_NEAR(leader(s, "fr_mg1").position.y, 14 - 1, 1e-9);  // against the rear edge
+}
+
+TEST(MovementExecute, HussarsMustSkirmishWithdrawFromApproachingFormedEnemy) {
+  GameState s = movement_state();
+  Brigade& h = brigade(s, "al_b1");
+  h.type = TroopType::kHussars;
+  h.formation = Formation::kUnformed;
+  h.bases = 2;
+  h.position = {16, 15.5};
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 4}));  // 4"
+  std::vector<Event> ev;
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(4)}}}, &ev));
+  const double d = distance(pose_envelope(pose_of(brigade(s, "fr_b1"))), pose_envelope(pose_of(brigade(s, "al_b1"))));
+  EXPECT_GE(d, 2 - 1e-9);
+  EXPECT_TRUE(movement_finished(s));
+}
+
+TEST(MovementExecute, DismountedDragoonsMayChooseToSkirmishWithdraw) {
+  GameState s = movement_state();
+  Brigade& h = brigade(s, "al_b1");
+  h.type = TroopType::kDismountedDragoons;
+  h.formation = Formation::kUnformed;
+  h.bases = 2;
+  h.position = {16, 15.5};
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 4}));
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(4)}}}));
+  const auto ds = movement_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].id, "skirmish/al_b1");
+  EXPECT_EQ(ds[0].seat, "al/right");
+  FixedDice none(std::vector<int>{});
+  std::vector<Event> ev;
+  ASSERT_TRUE(movement_resolve(s, {option_answer("skirmish/al_b1", "al/right", "withdraw")}, none, ev));
+  const double d = distance(pose_envelope(pose_of(brigade(s, "fr_b1"))), pose_envelope(pose_of(brigade(s, "al_b1"))));
+  EXPECT_GE(d, 2 - 1e-9);
+  EXPECT_TRUE(movement_finished(s));
+}
+
+TEST(MovementExecute, MergingTakesTheMostDps) {
+  GameState s = movement_state();
+  brigade(s, "fr_b1").dps = 1;
+  brigade(s, "fr_b2").dps = 2;
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
+  std::vector<Event> ev;
+  ASSERT_TRUE(execute(s, {{"fr_b1", {act("merge", "fr_b2")}}}, &ev));
+  EXPECT_THROW(brigade(s, "fr_b1"), std::out_of_range);
+  EXPECT_EQ(brigade(s, "fr_b2").bases, 8u);
+  EXPECT_EQ(brigade(s, "fr_b2").dps, 2u);
+  EXPECT_NEAR(brigade(s, "fr_b2").position.x, 18, 1e-9);  // one line across both frontages
+}
+
+TEST(MovementExecute, ReinforcingAMeleeFromTheRearRankMerges) {
+  GameState s = movement_state();
+  brigade(s, "fr_b3").status |= static_cast<std::uint32_t>(Status::kInCombat);
+  brigade(s, "fr_b3").dps = 2;
+  ASSERT_TRUE(declare(s, {{"fr_b4", "1"}}, {2}));  // 2" double? 28" away: double -> 2"
+  ASSERT_DOUBLE_EQ(allowance_of(s, "fr_b4"), 2.0);
+  ASSERT_TRUE(execute(s, {{"fr_b4", {fwd(2), act("merge", "fr_b3")}}}));
+  const Brigade& b = brigade(s, "fr_b3");
+  EXPECT_EQ(b.bases, 8u);
+  EXPECT_EQ(b.formation, Formation::kTwoRankLine);
+  EXPECT_EQ(b.dps, 2u);
+  EXPECT_TRUE(b.has(Status::kInCombat));
+}
+
+TEST(MovementExecute, SplittingKeepsTheParentsDps) {
+  GameState s = movement_state();
+  brigade(s, "fr_b1").dps = 2;
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
+  OrderStep split = act("split", "fr_b1x");
+  split.distance = 1;
+  ASSERT_TRUE(execute(s, {{"fr_b1", {split}}}));
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 3u);
+  EXPECT_EQ(brigade(s, "fr_b1x").bases, 1u);
+  EXPECT_EQ(brigade(s, "fr_b1x").dps, 2u);
+  EXPECT_NEAR(brigade(s, "fr_b1x").position.x, 17.5, 1e-9);  // the rightmost base
+}
+
+TEST(MovementExecute, WrongSeatAndUnknownDecisionAreRejectedWithoutChange) {
+  GameState s = movement_state();
+  const StateHash h = state_hash(s);
+  auto v = movement_check(s, option_answer("dice/fr_b1", "al/right", "1"));
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "wrong_seat");
+  v = movement_check(s, option_answer("dice/nope", "fr/left", "1"));
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "no_decision");
+  EXPECT_EQ(state_hash(s), h);
+}
+
+TEST(MovementExecute, MissedDeadlineDefaultsHalt) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1"}}, {3}));
+  const auto ds = movement_pending(s);
+  FixedDice none(std::vector<int>{});
+  std::vector<Event> ev;
+  ASSERT_TRUE(movement_resolve(s, default_answers(ds), none, ev));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 10, 1e-9);
+}
+
+TEST(MovementExecute, RoutersWhoPassTheirTestMayRallyByReforming) {
+  GameState s = movement_state();
+  Brigade& b = brigade(s, "fr_b1");
+  b.status |= static_cast<std::uint32_t>(Status::kRouting);
+  b.formation = Formation::kUnformed;
+  b.control = ControlResult::kContinue;
+  EXPECT_FALSE(pending_decision(s, "dice/fr_b1").has_value());
+  b.control = ControlResult::kAsWished;
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
+  OrderStep reform = formation_step("line", 180);
+  reform.action = "reform";
+  ASSERT_TRUE(execute(s, {{"fr_b1", {reform}}}));
+  EXPECT_EQ(brigade(s, "fr_b1").formation, Formation::kLine);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kRouting));
+}
+
+TEST(MovementFastMove, MaximumDiceAndHalfInchPerDieOnTheInitialMove) {
+  Brigade foot;
+  Brigade cav;
+  cav.type = TroopType::kHorse;
+  FixedDice d1({4, 6});
+  const FastMove f = roll_fast_move(d1, foot, true);
+  EXPECT_EQ(f.faces.size(), 2u);
+  EXPECT_DOUBLE_EQ(f.inches, 5.0 + 1.0);
+  FixedDice d2({4, 4, 6});
+  const FastMove c = roll_fast_move(d2, cav, false);
+  EXPECT_EQ(c.faces.size(), 3u);
+  EXPECT_DOUBLE_EQ(c.inches, 7.0);
+}
+
+}  // namespace
+}  // namespace galloper::rules::malbrook
