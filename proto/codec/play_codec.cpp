@@ -49,6 +49,12 @@ void to_proto(const rules::Answer& a, galloper::v1::Answer* out) {
     p->mutable_to()->set_x(s.to.x);
     p->mutable_to()->set_y(s.to.y);
     p->set_target(s.target);
+    p->set_order(s.order);
+    p->set_has_objective(s.has_objective);
+    p->set_feature(s.feature);
+    p->set_unit(s.unit);
+    p->set_wing(s.wing);
+    p->set_command(s.command);
   }
 }
 
@@ -85,6 +91,12 @@ rules::Answer from_proto(const galloper::v1::Answer& a, std::string seat) {
     step.formation = s.formation();
     step.to = {s.to().x(), s.to().y()};
     step.target = s.target();
+    step.order = s.order();
+    step.has_objective = s.has_objective();
+    step.feature = s.feature();
+    step.unit = s.unit();
+    step.wing = s.wing();
+    step.command = s.command();
     out.steps.push_back(std::move(step));
   }
   return out;

@@ -154,6 +154,7 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
         }
         auto room = std::make_shared<Room>(self->ioc_, self->store_, record_copy, std::move(*game_holder),
                                            std::move(seats_copy), self->metrics_);
+        self->watch(room);
         {
           std::lock_guard lock(self->mu_);
           self->rooms_.emplace(record_copy.id, room);
@@ -254,11 +255,24 @@ void Lobby::with_room(const std::string& game_id, RoomCallback done) {
           return;
         }
         auto room = std::make_shared<Room>(self->ioc_, self->store_, std::move(record), std::move(replayed.game),
-                                           std::move(seats), self->metrics_, replayed.events);
+                                           std::move(seats), self->metrics_);
+        room->restore(replayed.events, replayed.last_seq, replayed.open_step);
+        self->watch(room);
         spdlog::info("game {} loaded from the store ({} steps replayed)", game_id, replayed.steps_applied);
         self->finish_load(game_id, std::move(room), std::nullopt);
       });
     });
+  });
+}
+
+void Lobby::watch(const std::shared_ptr<Room>& room) {
+  room->start();
+  std::weak_ptr<Lobby> weak = weak_from_this();
+  room->on_failed([weak](const std::string& game_id) {
+    if (auto self = weak.lock()) {
+      std::lock_guard lock(self->mu_);
+      self->rooms_.erase(game_id);
+    }
   });
 }
 

@@ -37,6 +37,7 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
 
  private:
   std::shared_ptr<Room> loaded_room(const std::string& game_id) const;
+  void watch(const std::shared_ptr<Room>& room);  // drop it from the registry if it fails
   using RoomCallback = std::function<void(std::shared_ptr<Room>, std::optional<v1::Error>)>;
   void with_room(const std::string& game_id, RoomCallback done);
   void finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error);

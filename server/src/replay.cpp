@@ -19,7 +19,13 @@ ReplayResult replay(std::unique_ptr<rules::Game> game, const rules::Seed& seed,
   ReplayResult out;
   out.game = std::move(game);
   for (const auto& step : steps) {
-    if (step.kind != "resolve" || step.superseded) continue;
+    out.last_seq = step.seq;
+    if (step.superseded) continue;
+    if (step.kind != "resolve") {
+      out.open_step.push_back(step);
+      continue;
+    }
+    out.open_step.clear();
     auto answers = decode_step_answers(step);
     if (!answers) {
       out.error = "step " + std::to_string(step.seq) + ": its stored answers are damaged";

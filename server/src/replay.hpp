@@ -16,6 +16,9 @@ struct ReplayResult {
   std::unique_ptr<rules::Game> game;   // the state after the last good step
   std::uint64_t steps_applied = 0;
   std::uint64_t events = 0;            // events generated on the way (sequence numbers)
+  std::uint64_t last_seq = 0;          // the last log entry read
+  // Entries after the last resolution: the open step's answers and locks.
+  std::vector<persistence::StepRecord> open_step;
   std::optional<std::string> error;    // names the first step that failed or differed
 };
 

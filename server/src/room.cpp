@@ -23,14 +23,12 @@ std::int64_t now_unix() {
 }  // namespace
 
 Room::Room(net::io_context& ioc, persistence::Store& store, persistence::GameRecord record,
-           std::unique_ptr<rules::Game> game, std::vector<persistence::SeatRecord> seats, Metrics& metrics,
-           std::uint64_t events_so_far)
+           std::unique_ptr<rules::Game> game, std::vector<persistence::SeatRecord> seats, Metrics& metrics)
     : strand_(net::make_strand(ioc)),
       store_(store),
       record_(std::move(record)),
       game_(std::move(game)),
-      metrics_(metrics),
-      event_seq_(events_so_far) {
+      metrics_(metrics) {
   if (record_.seed.size() == seed_.size()) std::copy(record_.seed.begin(), record_.seed.end(), seed_.begin());
   for (const auto& s : game_->seats()) {
     SeatState state{s, {}, {}, {}};
@@ -44,6 +42,81 @@ Room::Room(net::io_context& ioc, persistence::Store& store, persistence::GameRec
 }
 
 Room::~Room() { metrics_.games_loaded--; }
+
+void Room::restore(std::uint64_t events_so_far, std::uint64_t last_seq,
+                   const std::vector<persistence::StepRecord>& open_step) {
+  event_seq_ = events_so_far;
+  log_seq_ = last_seq;
+  const auto step = game_->step();
+  for (const auto& entry : open_step) {
+    if (entry.kind == "answer") {
+      v1::StoredAnswer a;
+      if (a.ParseFromArray(entry.payload.data(), static_cast<int>(entry.payload.size())) && a.step() == step) {
+        auto answer = codec::from_proto(a.answer().answer(), a.answer().seat());
+        answers_[answer.decision_id] = std::move(answer);
+      }
+    } else if (entry.kind == "lock") {
+      v1::StoredLock l;
+      if (l.ParseFromArray(entry.payload.data(), static_cast<int>(entry.payload.size())) && l.step() == step) {
+        for (const auto& d : l.defaulted()) {
+          auto answer = codec::from_proto(d.answer(), d.seat());
+          answers_[answer.decision_id] = std::move(answer);
+        }
+        locked_.insert(l.seat());
+      }
+    }
+  }
+}
+
+void Room::start() {
+  net::post(strand_, [self = shared_from_this()] { self->advance_if_idle(); });
+}
+
+void Room::advance_if_idle() {
+  if (failed_ || resolving_ || game_->finished() || !pending_.empty()) return;
+  // The engine resolves on to the next decision; a state that asks for
+  // nothing twice running is a bug there, not a reason to spin.
+  if (++idle_resolutions_ > 2) {
+    spdlog::error("game {}: the engine asks for no decision at step {} and has not ended", record_.id,
+                  game_->step());
+    return;
+  }
+  resolve_step();
+}
+
+void Room::append(std::string kind, const google::protobuf::MessageLite& payload, rules::StateHash hash,
+                  std::function<void()> committed) {
+  persistence::StepRecord record;
+  record.game_id = record_.id;
+  record.seq = ++log_seq_;
+  record.kind = std::move(kind);
+  const std::string bytes = payload.SerializeAsString();
+  record.payload.assign(bytes.begin(), bytes.end());
+  record.state_hash = hash;
+  record.created_unix = now_unix();
+  // The writer is first-in first-out, so entries commit in the order written.
+  store_.append_step(std::move(record), [self = shared_from_this(), committed = std::move(committed)](
+                                            persistence::Status status) mutable {
+    net::post(self->strand_, [self, committed = std::move(committed), status] {
+      if (self->failed_) return;
+      if (!status.ok()) return self->fail(status.error->message);
+      committed();
+    });
+  });
+}
+
+void Room::fail(const std::string& why) {
+  // What is in memory may now be ahead of the disk. Stop, and let the next
+  // join load the game again from what was committed.
+  failed_ = true;
+  spdlog::error("game {}: a write failed ({}); the game will be reloaded from the store", record_.id, why);
+  auto e = make_error(0, v1::ERROR_CODE_STORAGE,
+                      "the game could not be saved (" + why + "); rejoin to continue from the last saved point");
+  (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
+  auto message = make_outgoing(std::move(e));
+  for (auto& seat : seats_) send_to_seat(seat, message);
+  if (on_failed_) on_failed_(record_.id);
+}
 
 // ---- Requests, posted onto the strand. ----
 
@@ -183,6 +256,10 @@ void Room::fill_decisions(const std::string& seat, v1::DecisionsOwed* out) const
 }
 
 Room::SeatState* Room::play_seat(const std::shared_ptr<Peer>& peer, std::uint64_t step, std::uint64_t correlation_id) {
+  if (failed_) {
+    error(peer, correlation_id, v1::ERROR_CODE_STORAGE, "this game is being reloaded; rejoin it");
+    return nullptr;
+  }
   SeatState* seat = seat_of(peer);
   if (seat == nullptr) {
     error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
@@ -238,11 +315,18 @@ void Room::do_submit(const v1::SubmitAnswer& request, const std::shared_ptr<Peer
     peer->send(make_outgoing(std::move(e)));
     return;
   }
+  v1::StoredAnswer stored;
+  stored.set_step(game_->step());
+  stored.mutable_answer()->set_seat(answer.seat);
+  codec::to_proto(answer, stored.mutable_answer()->mutable_answer());
   answers_[decision_id] = std::move(answer);
-  v1::Envelope reply;
-  reply.set_correlation_id(correlation_id);
-  reply.mutable_answer_accepted()->set_decision_id(decision_id);
-  peer->send(make_outgoing(std::move(reply)));
+  // Acknowledged only once it is on disk.
+  append("answer", stored, 0, [peer, correlation_id, decision_id] {
+    v1::Envelope reply;
+    reply.set_correlation_id(correlation_id);
+    reply.mutable_answer_accepted()->set_decision_id(decision_id);
+    peer->send(make_outgoing(std::move(reply)));
+  });
 }
 
 void Room::do_lock(const v1::LockAnswers& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
@@ -270,10 +354,21 @@ void Room::do_lock(const v1::LockAnswers& request, const std::shared_ptr<Peer>& 
     defaults.push_back(rules::Answer{d.id, d.seat, d.default_option, {}});
     locked->add_defaulted(d.id);
   }
-  for (auto& a : defaults) answers_[a.decision_id] = std::move(a);
+  v1::StoredLock stored;
+  stored.set_step(game_->step());
+  stored.set_seat(seat->seat.id);
+  for (auto& a : defaults) {
+    auto* d = stored.add_defaulted();
+    d->set_seat(a.seat);
+    codec::to_proto(a, d->mutable_answer());
+    answers_[a.decision_id] = std::move(a);
+  }
   locked_.insert(seat->seat.id);
-  peer->send(make_outgoing(std::move(reply)));
-  send_seat_status();
+  auto ack = make_outgoing(std::move(reply));
+  append("lock", stored, 0, [self = shared_from_this(), peer, ack] {
+    peer->send(ack);
+    self->send_seat_status();
+  });
   if (locked_.size() == owing.size()) resolve_step();
 }
 
@@ -321,40 +416,19 @@ void Room::resolve_step() {
 
   auto next = std::move(resolved.value().next);
   auto events = std::move(resolved.value().events);
-  persistence::StepRecord record;
-  record.game_id = record_.id;
-  record.seq = step + 1;
-  record.kind = "resolve";
-  const std::string payload = stored.SerializeAsString();
-  record.payload.assign(payload.begin(), payload.end());
-  record.state_hash = next->state_hash();
-  record.created_unix = now_unix();
-
+  const auto hash = next->state_hash();
   // Nothing is announced before the step is on disk.
   resolving_ = true;
   auto holder = std::make_shared<std::pair<std::unique_ptr<rules::Game>, std::vector<rules::Event>>>(
       std::move(next), std::move(events));
-  store_.append_step(std::move(record), [self = shared_from_this(), step, holder](persistence::Status status) {
-    net::post(self->strand_, [self, step, holder, status]() mutable {
-      self->on_step_stored(step, std::move(holder->first), std::move(holder->second), status);
-    });
+  append("resolve", stored, hash, [self = shared_from_this(), step, holder] {
+    self->on_step_stored(step, std::move(holder->first), std::move(holder->second));
   });
 }
 
-void Room::on_step_stored(std::uint64_t step, std::unique_ptr<rules::Game> next, std::vector<rules::Event> events,
-                          persistence::Status status) {
+void Room::on_step_stored(std::uint64_t step, std::unique_ptr<rules::Game> next, std::vector<rules::Event> events) {
   resolving_ = false;
-  if (!status.ok()) {
-    spdlog::error("game {} step {}: could not store the step: {}", record_.id, step, status.error->message);
-    locked_.clear();
-    v1::Envelope e = make_error(0, v1::ERROR_CODE_STORAGE,
-                                "the step could not be stored (" + status.error->message +
-                                    "); nothing changed: lock your answers again");
-    auto message = make_outgoing(std::move(e));
-    for (auto& seat : seats_) send_to_seat(seat, message);
-    send_seat_status();
-    return;
-  }
+  if (!pending_.empty()) idle_resolutions_ = 0;  // the step just resolved was answered
   game_ = std::move(next);
   const std::uint64_t first_seq = event_seq_ + 1;
   event_seq_ += events.size();
@@ -386,6 +460,7 @@ void Room::on_step_stored(std::uint64_t step, std::unique_ptr<rules::Game> next,
     send_to_seat(seat, make_outgoing(std::move(push)));
   }
   send_seat_status();
+  advance_if_idle();
 }
 
 }  // namespace galloper::server

@@ -10,11 +10,14 @@
 // saw happen, its new view and what it owes next.
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
 #include <string>
 #include <vector>
+
+#include <google/protobuf/message_lite.h>
 
 #include "galloper/v1/protocol.pb.h"
 #include "persistence/store.hpp"
@@ -30,11 +33,21 @@ namespace net = boost::asio;
 class Room : public std::enable_shared_from_this<Room> {
  public:
   Room(net::io_context& ioc, persistence::Store& store, persistence::GameRecord record,
-       std::unique_ptr<rules::Game> game, std::vector<persistence::SeatRecord> seats, Metrics& metrics,
-       std::uint64_t events_so_far = 0);
+       std::unique_ptr<rules::Game> game, std::vector<persistence::SeatRecord> seats, Metrics& metrics);
   ~Room();
 
   const std::string& id() const { return record_.id; }
+
+  // Before the room is shared: where a loaded game's log left off — events
+  // and log entries so far, and the open step's stored answers and locks.
+  void restore(std::uint64_t events_so_far, std::uint64_t last_seq,
+               const std::vector<persistence::StepRecord>& open_step);
+  // Once shared: a game whose engine waits on no decision (a fresh scenario)
+  // is resolved straight away, as a logged step like any other.
+  void start();
+  // Called (on the room's strand) if a write fails: the room stops taking
+  // requests and the lobby drops it, so the next join reloads it from disk.
+  void on_failed(std::function<void(const std::string& game_id)> callback) { on_failed_ = std::move(callback); }
 
   // Joins the seat whose invite or resume token this is: Joined with the seat's
   // view, then what it owes. BAD_TOKEN when no seat matches.
@@ -64,8 +77,12 @@ class Room : public std::enable_shared_from_this<Room> {
   void fill_view(const std::string& seat, v1::GameView* out) const;
   void send_seat_status();
   void resolve_step();
-  void on_step_stored(std::uint64_t step, std::unique_ptr<rules::Game> next, std::vector<rules::Event> events,
-                      persistence::Status status);
+  void advance_if_idle();
+  void on_step_stored(std::uint64_t step, std::unique_ptr<rules::Game> next, std::vector<rules::Event> events);
+  // Appends to the game's log; `committed` runs on the strand once it is on disk.
+  void append(std::string kind, const google::protobuf::MessageLite& payload, rules::StateHash hash,
+              std::function<void()> committed);
+  void fail(const std::string& why);
   void error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code, std::string message);
   void send_to_seat(SeatState& seat, const OutgoingPtr& message);
 
@@ -84,6 +101,10 @@ class Room : public std::enable_shared_from_this<Room> {
   std::set<std::string> locked_;
   bool resolving_ = false;  // stored and waiting for the commit
   std::uint64_t event_seq_ = 0;
+  std::uint64_t log_seq_ = 0;  // the last log entry written (or queued)
+  bool failed_ = false;
+  int idle_resolutions_ = 0;  // resolutions in a row that nobody was asked for
+  std::function<void(const std::string&)> on_failed_;
 };
 
 }  // namespace galloper::server
