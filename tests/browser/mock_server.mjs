@@ -4,7 +4,9 @@
 // run the real binary. It speaks the same protocol (binary and JSON frames)
 // and takes the same command line:
 //   node tests/browser/mock_server.mjs serve --listen 127.0.0.1:PORT --static-dir DIST [--data DIR]
-// It decides nothing like the rules engine would: the views are canned.
+// It decides nothing like the rules engine would: the views are canned, and so
+// is play (a few decisions at step 1, a canned refusal for a move longer than
+// its allowance, canned events with dice when every owing seat has locked).
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { readFile, stat } from "node:fs/promises";
@@ -108,7 +110,69 @@ function viewFor(gameId, seat) {
   };
 }
 
-function handle(env) {
+// ---- canned play ----
+const moveDecision = (unit, name, seat, allowance) => ({
+  id: `move/${unit}`, seat, kind: "move", subjects: [unit], prompt: `Order for ${name}: ${allowance}" (one die rolled).`,
+  defaultOption: "halt", limits: [{ name: "allowance", value: allowance }, { name: "double", value: 0 }],
+});
+function decisionsAt(step) {
+  if (step !== 1n) return [];
+  return [
+    { id: "initiative", seat: "red/army", kind: "initiative_order", subjects: [], prompt: "You won the initiative: move first or second this turn?",
+      options: [{ id: "first", label: "Go first" }, { id: "second", label: "Go second" }], defaultOption: "" },
+    { id: "command/fr-l2", seat: "red/wing-left", kind: "command_actions", subjects: ["fr-l2"],
+      prompt: "d'Arco: choose up to 2 command actions (move/attach/detach, steady, inspire, listen).",
+      options: [{ id: "none", label: "No actions" }], defaultOption: "none", limits: [{ name: "actions", value: 2 }, { name: "move", value: 6 }] },
+    moveDecision("fr-1", "Régiment de Picardie", "red/wing-left", 4.5),
+    moveDecision("fr-2", "Régiment de Navarre", "red/wing-left", 3),
+    moveDecision("al-1", "Orkney's Foot", "blue/wing-left", 5),
+  ];
+}
+const play = new Map(); // game id -> {step, answers: Map(decision id -> answer), locked: Set(seat), seq}
+const conns = new Map(); // ws -> {gameId, seat}
+function playOf(id) {
+  if (!play.has(id)) play.set(id, { step: 1n, answers: new Map(), locked: new Set(), seq: 7n });
+  return play.get(id);
+}
+function owed(gameId, seat) {
+  const p = playOf(gameId);
+  const ds = decisionsAt(p.step).filter((d) => d.seat === seat);
+  return { gameId, step: p.step, decisions: ds, answers: ds.map((d) => p.answers.get(d.id)).filter(Boolean), locked: p.locked.has(seat) };
+}
+function status(gameId) {
+  const p = playOf(gameId);
+  const owing = [...new Set(decisionsAt(p.step).map((d) => d.seat))];
+  return { gameId, step: p.step, owing, locked: owing.filter((s) => p.locked.has(s)) };
+}
+function push(ws, body) {
+  const msg = pb.create(EnvelopeSchema, { correlationId: 0n, body });
+  ws.send(pb.toBinary(EnvelopeSchema, msg), { binary: true });
+}
+function broadcast(gameId, bodyFor) {
+  for (const [ws, c] of conns) if (c.gameId === gameId) push(ws, bodyFor(c.seat));
+}
+function resolveStep(gameId) {
+  const p = playOf(gameId);
+  const step = p.step;
+  const ev = (kind, text, extra = {}) => ({ sequence: ++p.seq, kind, text, step, turn: 2, phase: "command", ...extra });
+  const events = [
+    ev("initiative", "The French go " + (p.answers.get("initiative")?.option === "second" ? "second" : "first") + ".", { isPublic: true }),
+    ev("control_test", "Régiment de Picardie passes its control test (rolled 5, needed 4).", { subjects: ["fr-1"], dice: [{ kind: "d6", face: 5, draw: 1, sides: 6 }] }),
+    ev("moved", "Orkney's Foot advances 3.5\".", { subjects: ["al-1"], dice: [{ kind: "average", face: 3, draw: 2, sides: 6 }, { kind: "average", face: 4, draw: 3, sides: 6 }] }),
+    ev("phase", "Turn 2: movement phase.", { isPublic: true, dice: [{ kind: "d12", face: 11, draw: 4, sides: 12 }] }),
+  ];
+  p.step += 1n;
+  p.answers.clear();
+  p.locked.clear();
+  for (const [ws, c] of conns) {
+    if (c.gameId !== gameId) continue;
+    const mine = events.filter((e) => e.isPublic || c.seat === "umpire" || e.subjects?.some((id) => unitsFor(c.seat).some((u) => u.id === id)));
+    push(ws, { case: "stepResolved", value: { gameId, step, events: mine, view: viewFor(gameId, c.seat), next: owed(gameId, c.seat) } });
+  }
+  broadcast(gameId, () => ({ case: "seatStatus", value: status(gameId) }));
+}
+
+function handle(env, ws) {
   const body = env.body;
   const reply = (b) => ({ correlationId: env.correlationId, body: b });
   const error = (code, message, context = {}) => reply({ case: "error", value: { code, message, context } });
@@ -143,7 +207,51 @@ function handle(env) {
       if (!seat) return error(ErrorCode.BAD_TOKEN, "token not recognised", { game_id: body.value.gameId });
       const resume = randomBytes(12).toString("base64url");
       g.tokens.set(resume, seat);
+      conns.set(ws, { gameId: body.value.gameId, seat });
+      // The pushes follow the reply.
+      setTimeout(() => {
+        push(ws, { case: "decisions", value: owed(body.value.gameId, seat) });
+        push(ws, { case: "seatStatus", value: status(body.value.gameId) });
+      }, 0);
       return reply({ case: "joined", value: { gameId: body.value.gameId, seat, resumeToken: resume, view: viewFor(body.value.gameId, seat) } });
+    }
+    case "submitAnswer": {
+      const c = conns.get(ws);
+      if (!c || c.gameId !== body.value.gameId) return error(ErrorCode.PERMISSION_DENIED, "join the game first");
+      const p = playOf(c.gameId);
+      if (body.value.step !== p.step) return error(ErrorCode.INVALID_ARGUMENT, `step ${body.value.step} is not open; the current step is ${p.step}`);
+      if (p.locked.has(c.seat)) return error(ErrorCode.INVALID_ARGUMENT, `seat ${c.seat} has locked its answers for this step`);
+      const a = body.value.answer;
+      const d = decisionsAt(p.step).find((x) => x.id === a?.decisionId);
+      if (!d) return error(ErrorCode.INVALID_ARGUMENT, `there is no decision '${a?.decisionId}' at this step`);
+      if (d.seat !== c.seat) return error(ErrorCode.PERMISSION_DENIED, `decision '${d.id}' is owed by seat ${d.seat}`);
+      const allowance = d.limits?.find((l) => l.name === "allowance")?.value;
+      const far = a.steps.reduce((t, st) => t + (st.action === "forward" ? st.distance : 0), 0);
+      if (allowance !== undefined && far > allowance + 1e-9) {
+        return error(ErrorCode.ILLEGAL_ANSWER, `${d.prompt.split(":")[0].replace("Order for ", "")} may move ${allowance}", not ${far}".`, { rule: "too_far", decision_id: d.id });
+      }
+      if (d.options?.length && !a.steps.length && !d.options.some((o) => o.id === a.option)) {
+        return error(ErrorCode.ILLEGAL_ANSWER, `"${a.option}" is not an option for ${d.id}.`, { rule: "bad_option", decision_id: d.id });
+      }
+      p.answers.set(d.id, a);
+      return reply({ case: "answerAccepted", value: { decisionId: d.id } });
+    }
+    case "lockAnswers": {
+      const c = conns.get(ws);
+      if (!c) return error(ErrorCode.PERMISSION_DENIED, "join the game first");
+      const p = playOf(c.gameId);
+      const mine = decisionsAt(p.step).filter((d) => d.seat === c.seat);
+      if (!mine.length) return error(ErrorCode.INVALID_ARGUMENT, `seat ${c.seat} owes nothing at this step`);
+      const missing = mine.find((d) => !p.answers.has(d.id) && !d.defaultOption);
+      if (missing) return error(ErrorCode.INVALID_ARGUMENT, `decision '${missing.id}' (${missing.prompt}) has no default: answer it before locking`);
+      const defaulted = mine.filter((d) => !p.answers.has(d.id)).map((d) => d.id);
+      for (const id of defaulted) p.answers.set(id, { decisionId: id, option: mine.find((d) => d.id === id).defaultOption, steps: [] });
+      p.locked.add(c.seat);
+      setTimeout(() => {
+        broadcast(c.gameId, () => ({ case: "seatStatus", value: status(c.gameId) }));
+        if (status(c.gameId).owing.every((s) => p.locked.has(s))) resolveStep(c.gameId);
+      }, 0);
+      return reply({ case: "answersLocked", value: { step: p.step, defaulted } });
     }
     default:
       return error(ErrorCode.UNKNOWN_MESSAGE, `unknown message ${body.case}`);
@@ -166,6 +274,7 @@ const server = createServer(async (req, res) => {
 });
 const wss = new WebSocketServer({ server, path: "/ws" });
 wss.on("connection", (ws) => {
+  ws.on("close", () => conns.delete(ws));
   ws.on("message", (data, isBinary) => {
     let env;
     try {
@@ -173,7 +282,7 @@ wss.on("connection", (ws) => {
     } catch (e) {
       env = null;
     }
-    const out = env ? handle(env) : { correlationId: 0n, body: { case: "error", value: { code: ErrorCode.MALFORMED_FRAME, message: "bad frame" } } };
+    const out = env ? handle(env, ws) : { correlationId: 0n, body: { case: "error", value: { code: ErrorCode.MALFORMED_FRAME, message: "bad frame" } } };
     const msg = pb.create(EnvelopeSchema, out);
     ws.send(isBinary ? pb.toBinary(EnvelopeSchema, msg) : pb.toJsonString(EnvelopeSchema, msg), { binary: isBinary });
   });

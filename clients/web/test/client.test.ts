@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ErrorCode } from "@gen/galloper/v1/protocol_pb";
-import { Knowledge } from "@gen/galloper/v1/game_pb";
+import { create } from "@bufbuild/protobuf";
+import { AnswerSchema, Knowledge } from "@gen/galloper/v1/game_pb";
 import { GalloperClient, type ConnectionState } from "../src/protocol/client";
 import { GalloperError } from "../src/protocol/errors";
 import { backoffDelay } from "../src/protocol/backoff";
@@ -203,6 +204,49 @@ describe("GalloperClient requests", () => {
   });
 });
 
+describe("GalloperClient play requests", () => {
+  it("sends SubmitAnswer and LockAnswers and resolves with their replies", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+
+    const submitted = client.submitAnswer("g1", 4n, create(AnswerSchema, { decisionId: "move/b1", steps: [{ action: "forward", distance: 2 }] }));
+    const req = net.current.last();
+    expect(req.body.case).toBe("submitAnswer");
+    if (req.body.case !== "submitAnswer") return;
+    expect(req.body.value.gameId).toBe("g1");
+    expect(req.body.value.step).toBe(4n);
+    expect(req.body.value.answer?.steps[0]?.distance).toBe(2);
+    net.current.serverSend({ correlationId: req.correlationId, body: { case: "answerAccepted", value: { decisionId: "move/b1" } } });
+    await expect(submitted).resolves.toMatchObject({ decisionId: "move/b1" });
+
+    const locked = client.lockAnswers("g1", 4n);
+    const lock = net.current.last();
+    expect(lock.body.case).toBe("lockAnswers");
+    net.current.serverSend({ correlationId: lock.correlationId, body: { case: "answersLocked", value: { step: 4n, defaulted: ["move/b2"] } } });
+    await expect(locked).resolves.toMatchObject({ step: 4n, defaulted: ["move/b2"] });
+  });
+
+  it("rejects an illegal answer with the server's reason and context", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const submitted = client.submitAnswer("g1", 4n, create(AnswerSchema, { decisionId: "move/b1" }));
+    net.current.serverSend({
+      correlationId: net.current.last().correlationId,
+      body: {
+        case: "error",
+        value: { code: ErrorCode.ILLEGAL_ANSWER, message: "Brigade b1 may move 3\", not 5\".", context: { rule: "too_far", decision_id: "move/b1" } },
+      },
+    });
+    await expect(submitted).rejects.toMatchObject({
+      code: ErrorCode.ILLEGAL_ANSWER,
+      message: "Brigade b1 may move 3\", not 5\".",
+      context: { rule: "too_far", decision_id: "move/b1" },
+    });
+  });
+});
+
 describe("GalloperClient pushed messages", () => {
   it("dispatches correlation-0 messages to listeners, views to view listeners", async () => {
     const net = new FakeNetwork();
@@ -228,6 +272,23 @@ describe("GalloperClient pushed messages", () => {
     net.current.serverSend({ correlationId: 0n, body: { case: "view", value: { turn: 4 } } });
     expect(pushes).toEqual(["view", "error", "view"]);
     expect(views).toEqual([3]);
+  });
+
+  it("passes the view inside a StepResolved to view listeners too", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const pushes: string[] = [];
+    const views: number[] = [];
+    client.onPush((e) => pushes.push(e.body.case ?? "none"));
+    client.onView((v) => views.push(v.turn));
+    net.current.serverSend({
+      correlationId: 0n,
+      body: { case: "stepResolved", value: { gameId: "g", step: 2n, view: { turn: 5 }, next: { gameId: "g", step: 3n } } },
+    });
+    net.current.serverSend({ correlationId: 0n, body: { case: "seatStatus", value: { gameId: "g", step: 3n } } });
+    expect(pushes).toEqual(["stepResolved", "seatStatus"]);
+    expect(views).toEqual([5]);
   });
 
   it("ignores replies for unknown correlation ids and undecodable frames", async () => {

@@ -3,6 +3,8 @@
 import type { GameView } from "@gen/galloper/v1/game_pb";
 import { clear, h, s } from "../ui/dom";
 import { drawDefs, drawTable, drawTerrain, drawUnits } from "./draw";
+import { drawGhost, drawRanges } from "./drawPreview";
+import type { Placement, Preview } from "./preview";
 import {
   clientToSvg,
   fitViewBox,
@@ -27,6 +29,9 @@ export class TableMap {
   private readonly tableLayer: SVGGElement;
   private readonly terrainLayer: SVGGElement;
   private readonly unitLayer: SVGGElement;
+  // Range rings and front arc under the units; an order's ghost over them.
+  private readonly rangeLayer: SVGGElement;
+  private readonly ghostLayer: SVGGElement;
   private readonly scaleBar: HTMLDivElement;
   private view: GameView | null = null;
   private vb: ViewBox | null = null;
@@ -46,7 +51,9 @@ export class TableMap {
     this.tableLayer = s("g", {});
     this.terrainLayer = s("g", {});
     this.unitLayer = s("g", {});
-    this.svg.append(drawDefs(), this.tableLayer, this.terrainLayer, this.unitLayer);
+    this.rangeLayer = s("g", { class: "range-layer" });
+    this.ghostLayer = s("g", { class: "ghost-layer" });
+    this.svg.append(drawDefs(), this.tableLayer, this.terrainLayer, this.rangeLayer, this.unitLayer, this.ghostLayer);
 
     const button = (label: string, title: string, action: () => void) => {
       const b = h("button", { type: "button", class: "map-button", title, "aria-label": title }, label);
@@ -92,6 +99,16 @@ export class TableMap {
     else this.applyViewBox();
   }
 
+  // What the table page wants drawn around the selection: rings and arc for
+  // a placement, the ghost path of an order being edited. null clears.
+  setOverlay(ranges: Placement | null, ghost: Preview | null): void {
+    clear(this.rangeLayer);
+    clear(this.ghostLayer);
+    if (!this.view) return;
+    if (ranges) this.rangeLayer.append(drawRanges(ranges, this.view.tableDepth));
+    if (ghost && ghost.steps.length > 0) this.ghostLayer.append(drawGhost(ghost, this.view.tableDepth));
+  }
+
   select(unitId: string | null): void {
     if (this.selectedId === unitId) return;
     this.selectedId = unitId;
@@ -101,6 +118,22 @@ export class TableMap {
       g.setAttribute("aria-pressed", on ? "true" : "false");
     }
     this.opts.onSelect(unitId);
+  }
+
+  // Pans (keeping the zoom) so a unit is in sight, if it is not already.
+  reveal(unitId: string): void {
+    const u = this.view?.units.find((x) => x.id === unitId);
+    if (!u || !this.vb || !this.view) return;
+    const at = u.position ?? u.bases[0]?.center;
+    if (!at) return;
+    const p = { x: at.x, y: this.view.tableDepth - at.y };
+    const inset = 0.1;
+    const vb = this.vb;
+    const inside =
+      p.x >= vb.x + vb.w * inset && p.x <= vb.x + vb.w * (1 - inset) && p.y >= vb.y + vb.h * inset && p.y <= vb.y + vb.h * (1 - inset);
+    if (inside) return;
+    this.vb = { ...vb, x: p.x - vb.w / 2, y: p.y - vb.h / 2 };
+    this.applyViewBox();
   }
 
   get selected(): string | null {

@@ -7,6 +7,8 @@ import { create, fromBinary, fromJsonString, toBinary, type MessageInitShape } f
 import {
   EnvelopeSchema,
   ErrorCode,
+  type AnswerAccepted,
+  type AnswersLocked,
   type Envelope,
   type GameCreated,
   type GameList,
@@ -14,7 +16,7 @@ import {
   type ScenarioList,
   type Welcome,
 } from "@gen/galloper/v1/protocol_pb";
-import type { GameView } from "@gen/galloper/v1/game_pb";
+import type { Answer, GameView } from "@gen/galloper/v1/game_pb";
 import { backoffDelay, defaultBackoff, type BackoffOptions } from "./backoff";
 import { GalloperError, connectionLost } from "./errors";
 import { browserSocketFactory, type SocketFactory, type SocketLike } from "./socket";
@@ -143,6 +145,17 @@ export class GalloperClient {
   // `token` is an invite token or, after a reconnect, the resume token.
   joinGame(gameId: string, token: string): Promise<Joined> {
     return this.request({ case: "joinGame", value: { gameId, token } }, "joined");
+  }
+
+  // Answers one decision for the seat this connection holds (again to revise,
+  // until the seat locks). An illegal answer rejects with ILLEGAL_ANSWER and
+  // the server's reason as the message.
+  submitAnswer(gameId: string, step: bigint, answer: Answer): Promise<AnswerAccepted> {
+    return this.request({ case: "submitAnswer", value: { gameId, step, answer } }, "answerAccepted");
+  }
+
+  lockAnswers(gameId: string, step: bigint): Promise<AnswersLocked> {
+    return this.request({ case: "lockAnswers", value: { gameId, step } }, "answersLocked");
   }
 
   onPush(fn: Listener<Envelope>): () => void {
@@ -331,10 +344,10 @@ export class GalloperClient {
 
   private dispatchPush(envelope: Envelope): void {
     for (const fn of this.pushListeners) fn(envelope);
-    if (envelope.body.case === "view") {
-      const view = envelope.body.value;
-      for (const fn of this.viewListeners) fn(view);
-    }
+    const body = envelope.body;
+    // A resolved step carries the seat's new view: view listeners get it too.
+    const view = body.case === "view" ? body.value : body.case === "stepResolved" ? body.value.view : undefined;
+    if (view) for (const fn of this.viewListeners) fn(view);
   }
 
   private failPending(reason: string): void {

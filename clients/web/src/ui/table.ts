@@ -1,17 +1,46 @@
 // The table page: joins a seat, then shows the server's GameView for it (map,
-// key, unit details) and follows the views the server pushes. After a dropped
-// connection it re-joins with the resume token.
-import type { GameView, UnitView } from "@gen/galloper/v1/game_pb";
+// key, unit details), what the seat owes (orders panel), who still owes
+// answers (seats bar) and what happened (event log), following everything the
+// server pushes. After a dropped connection it re-joins with the resume token.
+import { create } from "@bufbuild/protobuf";
+import { AnswerSchema, type Decision, type GameView, type UnitView } from "@gen/galloper/v1/game_pb";
 import { Knowledge } from "@gen/galloper/v1/game_pb";
 import type { GalloperClient } from "../protocol/client";
 import { GalloperError } from "../protocol/errors";
-import { ErrorCode } from "@gen/galloper/v1/protocol_pb";
+import { ErrorCode, type Envelope } from "@gen/galloper/v1/protocol_pb";
 import { renderLegend } from "../map/legend";
+import { placementOf, previewPath } from "../map/preview";
 import { sideColour, KNOWLEDGE_CLASS } from "../map/style";
 import { TableMap } from "../map/tableMap";
+import {
+  decisionNamedIn,
+  initialPlayState,
+  namedIds,
+  playReducer,
+  type DraftStep,
+  type PlayAction,
+  type PlayState,
+} from "../play/state";
 import { clear, h } from "./dom";
+import { EventLog } from "./eventLog";
+import { OrdersPanel, editorDatalists } from "./ordersPanel";
+import { SeatsBar } from "./seatsBar";
 import { describeError, errorBox, type Shell } from "./shell";
 import { renderUnitPanel } from "./unitPanel";
+
+// What the page received, for tests and for debugging in the console: the
+// last GameView and the play state (this seat's own, nothing more).
+export interface GalloperDebug {
+  seat: string;
+  lastView: GameView | null;
+  play: PlayState;
+  namedIds: string[];
+}
+declare global {
+  interface Window {
+    galloper?: GalloperDebug;
+  }
+}
 
 const resumeKey = (gameId: string) => `galloper.resume.${gameId}`;
 
@@ -21,27 +50,77 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   const details = h("div", { class: "details", "data-testid": "unit-details" }, h("p", { class: "muted" }, "Select a unit to see its state."));
   const legendSlot = h("div", { class: "legend-slot" });
   const unitList = h("ul", { class: "unit-list", "aria-label": "Your units" });
-  const panel = h(
-    "aside",
-    { class: "side-panel", "aria-label": "Details" },
-    details,
-    h("details", { class: "unit-list-box" }, h("summary", {}, "Units in view"), unitList),
-    legendSlot,
-  );
   let view: GameView | null = null;
   let seat = "";
   let alive = true;
+  let play: PlayState = initialPlayState(gameId);
+  // The decision the player last worked on: its subject's order is previewed.
+  let activeDecision: string | null = null;
+
+  const orders = new OrdersPanel({
+    chooseOption: (d, option) => submit(d, create(AnswerSchema, { decisionId: d.id, option })),
+    sendSteps: (d, steps) => submit(d, create(AnswerSchema, { decisionId: d.id, steps: steps.map(toStep) })),
+    editDraft: (id, steps) => {
+      dispatch({ type: "editDraft", decisionId: id, steps });
+      // Editing an order shows its subject on the map, with the preview.
+      const subject = play.decisions.find((d) => d.id === id)?.subjects[0];
+      if (subject && map.selected !== subject) selectOnMap(subject);
+    },
+    lock: () => lock(),
+    selectSubject: (id) => selectOnMap(id),
+    focusDecision: (id) => {
+      if (activeDecision === id) return;
+      activeDecision = id;
+      updateOverlay();
+    },
+    escape: () => map.select(null),
+  });
+  const seatsBar = new SeatsBar();
+  const eventLog = new EventLog((id) => selectOnMap(id));
+  const datalists = h("div", { hidden: true });
+
+  const detailsBox = h(
+    "details",
+    { class: "unit-details-box", open: true },
+    h("summary", {}, "Selected unit"),
+    details,
+  );
+  const panel = h(
+    "aside",
+    { class: "side-panel", "aria-label": "Orders and details" },
+    orders.root,
+    detailsBox,
+    h("details", { class: "unit-list-box" }, h("summary", {}, "Units in view"), unitList),
+    legendSlot,
+    datalists,
+  );
 
   const map = new TableMap({
     onSelect: (id) => {
       const u = id && view ? view.units.find((x) => x.id === id) : undefined;
       showDetails(u);
+      orders.highlightSubject(id);
+      updateOverlay();
     },
   });
 
-  const page = h("div", { class: "table-page" }, errors.el, h("div", { class: "table-layout" }, map.root, panel));
+  // Keyboard users reach the orders without tabbing through every unit.
+  const skip = h("a", { href: "#", class: "skip-link", "data-testid": "skip-to-orders" }, "Skip to orders");
+  skip.addEventListener("click", (e) => {
+    e.preventDefault();
+    orders.focus();
+  });
+  const page = h(
+    "div",
+    { class: "table-page" },
+    skip,
+    errors.el,
+    seatsBar.root,
+    h("div", { class: "table-layout" }, map.root, panel, eventLog.root),
+  );
   clear(shell.main);
   shell.main.append(page);
+  renderPlay();
 
   function showDetails(u: UnitView | undefined): void {
     clear(details);
@@ -52,21 +131,123 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   function render(v: GameView): void {
     view = v;
     if (v.seat) seat = v.seat;
+    renderHeader();
+    document.title = `${v.title || "Game"} — ${seat} — Galloper`;
+    map.update(v);
+    clear(legendSlot);
+    legendSlot.append(renderLegend(v));
+    renderUnitList(v);
+    datalists.replaceChildren(editorDatalists(v));
+    const sel = map.selected;
+    showDetails(sel ? v.units.find((u) => u.id === sel) : undefined);
+    renderPlay();
+  }
+
+  // Turn and phase from the GameView, the step from the decisions.
+  function renderHeader(): void {
+    const v = view;
+    if (!v) return;
     const turn = v.turnLimit ? `${v.turn} / ${v.turnLimit}` : String(v.turn);
+    const step = play.step ?? play.seatStatusStep;
     shell.setInfo([
       { value: v.title || v.scenario || v.gameId, field: "title" },
       { label: "Seat", value: seat || "—", field: "seat" },
       ...(v.side ? [{ label: "Side", value: v.sides.find((x) => x.id === v.side)?.name || v.side, field: "side" }] : []),
       { label: "Turn", value: turn, field: "turn" },
       { label: "Phase", value: v.phase || "—", field: "phase" },
+      { label: "Step", value: step === null ? "—" : String(step), field: "step" },
     ]);
-    document.title = `${v.title || "Game"} — ${seat} — Galloper`;
-    map.update(v);
-    clear(legendSlot);
-    legendSlot.append(renderLegend(v));
-    renderUnitList(v);
-    const sel = map.selected;
-    showDetails(sel ? v.units.find((u) => u.id === sel) : undefined);
+  }
+
+  // ---- Play ----
+
+  function dispatch(action: PlayAction): void {
+    const before = play;
+    play = playReducer(play, action);
+    if (play !== before) renderPlay();
+  }
+
+  function renderPlay(): void {
+    orders.render(play, view);
+    seatsBar.render(play, seat);
+    eventLog.render(play.events, view);
+    renderHeader();
+    updateOverlay();
+    window.galloper = { seat, lastView: view, play, namedIds: [...namedIds(play)] };
+  }
+
+  function selectOnMap(id: string): void {
+    if (view?.units.some((u) => u.id === id)) {
+      map.select(id);
+      map.reveal(id);
+    }
+  }
+
+  // Rings and front arc for the selected unit; the ghost of the order being
+  // edited for it (the active decision's, else any order about it).
+  function updateOverlay(): void {
+    const id = map.selected;
+    const u = id && view ? view.units.find((x) => x.id === id) : undefined;
+    if (!u) {
+      map.setOverlay(null, null);
+      return;
+    }
+    const about = (d: Decision) => d.subjects[0] === u.id && (play.drafts[d.id]?.length ?? 0) > 0;
+    const active = play.decisions.find((d) => d.id === activeDecision);
+    const d = active && about(active) ? active : play.decisions.find(about);
+    const steps = d ? play.drafts[d.id]! : [];
+    const ghost = steps.length ? previewPath(u, steps.map((st) => ({ ...st, to: { x: st.toX, y: st.toY } }))) : null;
+    map.setOverlay(placementOf(u), ghost);
+  }
+
+  async function submit(d: Decision, answer: ReturnType<typeof create<typeof AnswerSchema>>): Promise<void> {
+    const step = play.step;
+    if (step === null) return;
+    dispatch({ type: "submitting", decisionId: d.id });
+    try {
+      await client.submitAnswer(gameId, step, answer);
+      if (alive) dispatch({ type: "answerAccepted", decisionId: d.id, answer });
+    } catch (e) {
+      if (!alive) return;
+      dispatch({ type: "answerRefused", decisionId: d.id, reason: refusalText(e) });
+    }
+  }
+
+  async function lock(): Promise<void> {
+    const step = play.step;
+    if (step === null) return;
+    dispatch({ type: "locking" });
+    try {
+      const r = await client.lockAnswers(gameId, step);
+      if (alive) dispatch({ type: "answersLocked", step: r.step, defaulted: [...r.defaulted] });
+    } catch (e) {
+      if (!alive) return;
+      const reason = refusalText(e);
+      const named = e instanceof GalloperError ? decisionNamedIn(e.message, play.decisions) : undefined;
+      dispatch({ type: "lockRefused", reason, ...(named ? { decisionId: named } : {}) });
+    }
+  }
+
+  function onPush(env: Envelope): void {
+    const b = env.body;
+    switch (b.case) {
+      case "decisions":
+        if (!b.value.gameId || b.value.gameId === gameId) dispatch({ type: "decisions", owed: b.value });
+        break;
+      case "seatStatus":
+        dispatch({ type: "seatStatus", status: b.value });
+        break;
+      case "stepResolved":
+        if (!b.value.gameId || b.value.gameId === gameId) dispatch({ type: "stepResolved", resolved: b.value });
+        break;
+      case "error": {
+        const code = ErrorCode[b.value.code]?.replace(/^ERROR_CODE_/, "") ?? String(b.value.code);
+        dispatch({ type: "errorPush", code, message: b.value.message });
+        break;
+      }
+      default:
+        break;
+    }
   }
 
   function renderUnitList(v: GameView): void {
@@ -94,6 +275,9 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     if (joined.view) render(joined.view);
   }
 
+  const offPush = client.onPush((env) => {
+    if (alive) onPush(env);
+  });
   const offView = client.onView((v) => {
     if (alive && (!v.gameId || v.gameId === gameId)) render(v);
   });
@@ -120,8 +304,29 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
 
   return () => {
     alive = false;
+    offPush();
     offView();
+    if (window.galloper?.play.gameId === gameId) delete window.galloper;
     offReconnect();
     map.destroy();
   };
+}
+
+function toStep(d: DraftStep) {
+  return {
+    action: d.action,
+    distance: d.distance,
+    angleDeg: d.angleDeg,
+    pivot: d.pivot,
+    formation: d.formation,
+    target: d.target,
+    ...(d.toX || d.toY ? { to: { x: d.toX, y: d.toY } } : {}),
+  };
+}
+
+// The server's reason as a player reads it: an illegal answer's message on its
+// own; anything else with its code.
+function refusalText(e: unknown): string {
+  if (e instanceof GalloperError) return e.code === ErrorCode.ILLEGAL_ANSWER ? e.message : e.describe();
+  return describeError(e);
 }

@@ -1,0 +1,257 @@
+// The seat's side of the play protocol as a pure reducer: what it owes at the
+// current step, what the server has accepted, what it refused and why, who
+// still owes answers, and the events seen so far.
+//
+// Nothing here judges an answer: a decision counts as answered only when the
+// server said AnswerAccepted (or AnswersLocked defaulted it), and a refusal
+// carries the server's own words.
+import type { Answer, Decision, Event, OrderStep } from "@gen/galloper/v1/game_pb";
+import type { DecisionsOwed, SeatStatus, StepResolved } from "@gen/galloper/v1/protocol_pb";
+
+// An order step as the editor holds it: plain fields, `to` split into x/y so
+// a half-typed point is representable.
+export interface DraftStep {
+  action: string;
+  distance: number;
+  angleDeg: number;
+  pivot: string;
+  formation: string;
+  toX: number;
+  toY: number;
+  target: string;
+}
+
+export interface Answered {
+  option: string;
+  steps: OrderStep[];
+  // Taken by default when the seat locked without answering.
+  defaulted: boolean;
+}
+
+export interface PlayState {
+  gameId: string;
+  step: bigint | null; // null until the first DecisionsOwed
+  decisions: Decision[];
+  answered: Record<string, Answered>; // by decision id: what the server holds
+  sending: Record<string, true>; // a SubmitAnswer awaiting its reply
+  refused: Record<string, string>; // the server's reason, by decision id
+  drafts: Record<string, DraftStep[]>; // order steps being edited, by decision id
+  locked: boolean;
+  locking: boolean;
+  lockError: string;
+  defaulted: string[]; // from the last AnswersLocked
+  owing: string[]; // seats with decisions at seatStatusStep
+  lockedSeats: string[];
+  seatStatusStep: bigint | null;
+  events: Event[]; // every event seen, in sequence order
+  notice: string; // a pushed error (the step was reopened)
+}
+
+export function initialPlayState(gameId = ""): PlayState {
+  return {
+    gameId,
+    step: null,
+    decisions: [],
+    answered: {},
+    sending: {},
+    refused: {},
+    drafts: {},
+    locked: false,
+    locking: false,
+    lockError: "",
+    defaulted: [],
+    owing: [],
+    lockedSeats: [],
+    seatStatusStep: null,
+    events: [],
+    notice: "",
+  };
+}
+
+export type PlayAction =
+  | { type: "decisions"; owed: DecisionsOwed }
+  | { type: "seatStatus"; status: SeatStatus }
+  | { type: "submitting"; decisionId: string }
+  | { type: "answerAccepted"; decisionId: string; answer: Answer }
+  | { type: "answerRefused"; decisionId: string; reason: string }
+  | { type: "locking" }
+  | { type: "answersLocked"; step: bigint; defaulted: string[] }
+  | { type: "lockRefused"; reason: string; decisionId?: string }
+  | { type: "stepResolved"; resolved: StepResolved }
+  | { type: "errorPush"; code: string; message: string }
+  | { type: "editDraft"; decisionId: string; steps: DraftStep[] };
+
+export function playReducer(state: PlayState, action: PlayAction): PlayState {
+  switch (action.type) {
+    case "decisions":
+      return applyOwed(state, action.owed);
+    case "seatStatus": {
+      const st = action.status;
+      if (state.gameId && st.gameId && st.gameId !== state.gameId) return state;
+      // An older status never replaces a newer one.
+      if (state.seatStatusStep !== null && st.step < state.seatStatusStep) return state;
+      return { ...state, owing: [...st.owing], lockedSeats: [...st.locked], seatStatusStep: st.step };
+    }
+    case "submitting":
+      return {
+        ...state,
+        sending: { ...state.sending, [action.decisionId]: true },
+        refused: without(state.refused, action.decisionId),
+      };
+    case "answerAccepted": {
+      if (!state.decisions.some((d) => d.id === action.decisionId)) return { ...state, sending: without(state.sending, action.decisionId) };
+      const a = action.answer;
+      return {
+        ...state,
+        sending: without(state.sending, action.decisionId),
+        refused: without(state.refused, action.decisionId),
+        answered: { ...state.answered, [action.decisionId]: { option: a.option, steps: [...a.steps], defaulted: false } },
+      };
+    }
+    case "answerRefused":
+      return {
+        ...state,
+        sending: without(state.sending, action.decisionId),
+        refused: { ...state.refused, [action.decisionId]: action.reason },
+      };
+    case "locking":
+      return { ...state, locking: true, lockError: "" };
+    case "answersLocked": {
+      if (state.step !== null && action.step !== state.step) return { ...state, locking: false };
+      const answered = { ...state.answered };
+      for (const id of action.defaulted) {
+        const d = state.decisions.find((x) => x.id === id);
+        answered[id] = { option: d?.defaultOption ?? "", steps: [], defaulted: true };
+      }
+      return { ...state, locked: true, locking: false, lockError: "", notice: "", defaulted: [...action.defaulted], answered };
+    }
+    case "lockRefused": {
+      const refused = action.decisionId ? { ...state.refused, [action.decisionId]: action.reason } : state.refused;
+      return { ...state, locking: false, lockError: action.reason, refused };
+    }
+    case "stepResolved": {
+      const r = action.resolved;
+      if (state.gameId && r.gameId && r.gameId !== state.gameId) return state;
+      const events = mergeEvents(state.events, r.events);
+      const base = { ...state, events, notice: "" };
+      return r.next ? applyOwed(base, r.next) : { ...base, decisions: [], answered: {}, drafts: {}, refused: {}, locked: false };
+    }
+    case "errorPush":
+      // The server reopened the step: every seat may revise and lock again.
+      return { ...state, locked: false, locking: false, notice: `${action.code}: ${action.message}` };
+    case "editDraft":
+      return { ...state, drafts: { ...state.drafts, [action.decisionId]: action.steps } };
+  }
+}
+
+function applyOwed(state: PlayState, owed: DecisionsOwed): PlayState {
+  if (state.gameId && owed.gameId && owed.gameId !== state.gameId) return state;
+  if (state.step !== null && owed.step < state.step) return state;
+  const sameStep = state.step !== null && owed.step === state.step;
+  const answered: Record<string, Answered> = {};
+  for (const a of owed.answers) {
+    const prev = sameStep ? state.answered[a.decisionId] : undefined;
+    answered[a.decisionId] = { option: a.option, steps: [...a.steps], defaulted: prev?.defaulted ?? false };
+  }
+  const ids = new Set(owed.decisions.map((d) => d.id));
+  const keep = <T>(rec: Record<string, T>): Record<string, T> =>
+    sameStep ? Object.fromEntries(Object.entries(rec).filter(([k]) => ids.has(k))) : {};
+  // Drafts start from what the server holds for this seat (a reload shows the
+  // orders already sent).
+  const drafts = keep(state.drafts);
+  for (const a of owed.answers) {
+    if (!drafts[a.decisionId] && a.steps.length > 0) drafts[a.decisionId] = a.steps.map(draftFromStep);
+  }
+  return {
+    ...state,
+    gameId: state.gameId || owed.gameId,
+    step: owed.step,
+    decisions: [...owed.decisions],
+    answered,
+    sending: keep(state.sending),
+    refused: keep(state.refused),
+    drafts,
+    locked: owed.locked,
+    locking: false,
+    lockError: sameStep ? state.lockError : "",
+    defaulted: sameStep ? state.defaulted : [],
+  };
+}
+
+// Events accumulate across steps; a repeated sequence number is dropped.
+function mergeEvents(have: Event[], incoming: readonly Event[]): Event[] {
+  if (incoming.length === 0) return have;
+  const seen = new Set(have.map((e) => e.sequence));
+  const add = incoming.filter((e) => !seen.has(e.sequence));
+  if (add.length === 0) return have;
+  return [...have, ...add].sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
+}
+
+function without<T>(rec: Record<string, T>, key: string): Record<string, T> {
+  if (!(key in rec)) return rec;
+  const out = { ...rec };
+  delete out[key];
+  return out;
+}
+
+export function emptyDraft(action = "forward"): DraftStep {
+  return { action, distance: 0, angleDeg: 0, pivot: "", formation: "", toX: 0, toY: 0, target: "" };
+}
+
+export function draftFromStep(s: OrderStep): DraftStep {
+  return {
+    action: s.action,
+    distance: s.distance,
+    angleDeg: s.angleDeg,
+    pivot: s.pivot,
+    formation: s.formation,
+    toX: s.to?.x ?? 0,
+    toY: s.to?.y ?? 0,
+    target: s.target,
+  };
+}
+
+// ---- Reading the state ----
+
+// A decision's answers go as an option where it lists options and the seat
+// picked one; otherwise as order steps.
+export function hasOptions(d: Decision): boolean {
+  return d.options.length > 0;
+}
+
+// The seat's standing at this step, for the panel's headline.
+export function seatPhase(state: PlayState): "waiting" | "idle" | "answering" | "locked" {
+  if (state.step === null) return "waiting";
+  if (state.decisions.length === 0) return "idle";
+  return state.locked ? "locked" : "answering";
+}
+
+export function unanswered(state: PlayState): Decision[] {
+  return state.decisions.filter((d) => !state.answered[d.id]);
+}
+
+// Unanswered decisions with no default: locking now would be refused, as the
+// decision states (default_option empty). Shown as a hint; the server decides.
+export function blockingLock(state: PlayState): Decision[] {
+  return unanswered(state).filter((d) => !d.defaultOption);
+}
+
+// The decision id a lock refusal names ("decision 'move/b3' (...) has no
+// default"), if it is one of ours.
+export function decisionNamedIn(message: string, decisions: readonly Decision[]): string | undefined {
+  return decisions.find((d) => message.includes(`'${d.id}'`) || message.includes(`"${d.id}"`))?.id;
+}
+
+export function seatStanding(state: PlayState, seat: string): "owes" | "locked" | "free" {
+  if (!state.owing.includes(seat)) return "free";
+  return state.lockedSeats.includes(seat) ? "locked" : "owes";
+}
+
+// Every unit id the server named to this seat outside its view (decision and
+// event subjects): the client may show these, as the server sent them.
+export function namedIds(state: PlayState): Set<string> {
+  const out = new Set<string>();
+  for (const d of state.decisions) for (const s of d.subjects) out.add(s);
+  for (const e of state.events) for (const s of e.subjects) out.add(s);
+  return out;
+}

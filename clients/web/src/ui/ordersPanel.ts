@@ -1,0 +1,559 @@
+// The orders panel: every decision this seat owes at the current step, as the
+// server states it (prompt, subjects, options, limits), with a way to answer
+// each one and to lock the seat's answers. It shows what the server accepted
+// or refused, in the server's words; it never judges an answer itself.
+import type { Decision, GameView, Limit } from "@gen/galloper/v1/game_pb";
+import {
+  blockingLock,
+  emptyDraft,
+  hasOptions,
+  seatPhase,
+  unanswered,
+  type Answered,
+  type DraftStep,
+  type PlayState,
+} from "../play/state";
+import { clear, h } from "./dom";
+
+export interface OrdersPanelCallbacks {
+  chooseOption(decision: Decision, optionId: string): void;
+  sendSteps(decision: Decision, steps: DraftStep[]): void;
+  editDraft(decisionId: string, steps: DraftStep[]): void;
+  lock(): void;
+  selectSubject(unitId: string): void;
+  // The decision the player is working on (its subject's order is previewed).
+  focusDecision(decisionId: string): void;
+  // Escape with nothing to close.
+  escape(): void;
+}
+
+// Which fields an order step shows, by action. Unknown actions show them all
+// (the server says what it needs).
+type Field = "distance" | "angleDeg" | "pivot" | "side" | "formation" | "to" | "target";
+const ACTION_FIELDS: Record<string, Field[]> = {
+  forward: ["distance", "angleDeg"],
+  wheel: ["pivot", "angleDeg"],
+  incline: ["distance", "side"],
+  side_step: ["distance", "side"],
+  step_back: ["distance"],
+  about_face: [],
+  formation: ["formation", "angleDeg"],
+  reform: ["formation", "angleDeg"],
+  pivot: ["angleDeg"],
+  unlimber: [],
+  mount: [],
+  dismount: [],
+  move_to: ["to"],
+  attach: ["target"],
+  detach: [],
+  steady: [],
+  inspire: [],
+  listen: ["target"],
+  objective: ["to"],
+};
+const ALL_ACTIONS = Object.keys(ACTION_FIELDS);
+
+// A convenience, not a rule: the actions first offered for a kind of decision
+// (the server's reason says if one does not apply).
+const ACTIONS_BY_KIND: Record<string, string[]> = {
+  move: ["forward", "wheel", "incline", "side_step", "step_back", "about_face", "formation", "reform", "pivot", "unlimber", "mount", "dismount"],
+  leader_move: ["move_to"],
+  command_actions: ["detach", "move_to", "attach", "steady", "inspire", "listen"],
+  move_dice: ["objective"],
+};
+
+const ACTION_LABEL: Record<string, string> = {
+  forward: "Forward",
+  wheel: "Wheel",
+  incline: "Incline",
+  side_step: "Side step",
+  step_back: "Step back",
+  about_face: "About face",
+  formation: "Change formation",
+  reform: "Re-form",
+  pivot: "Pivot",
+  unlimber: "Unlimber",
+  mount: "Mount",
+  dismount: "Dismount",
+  move_to: "Move to",
+  attach: "Attach to",
+  detach: "Detach",
+  steady: "Steady",
+  inspire: "Inspire",
+  listen: "Listen",
+  objective: "Objective",
+};
+
+const FORMATIONS = ["line", "two-rank line", "march column", "field column"];
+
+let uid = 0;
+
+export class OrdersPanel {
+  readonly root: HTMLElement;
+  private readonly headline: HTMLElement;
+  private readonly notice: HTMLElement;
+  private readonly list: HTMLElement;
+  private readonly lockBar: HTMLElement;
+  private readonly lockButton: HTMLButtonElement;
+  private readonly lockStatus: HTMLElement;
+  private readonly lockError: HTMLElement;
+  private readonly cards = new Map<string, DecisionCard>();
+  private cardsKey = "";
+  private state: PlayState | null = null;
+
+  constructor(private readonly cb: OrdersPanelCallbacks) {
+    this.headline = h("p", { class: "orders-headline", "data-testid": "orders-headline", role: "status" }, "Waiting for the server…");
+    this.notice = h("div", { class: "error-box", role: "alert", hidden: true, "data-testid": "orders-notice" });
+    this.list = h("div", { class: "decision-list", "data-testid": "decision-list" });
+    this.lockButton = h("button", { type: "button", class: "primary", "data-testid": "lock-answers" }, "Lock answers");
+    this.lockButton.addEventListener("click", () => this.cb.lock());
+    this.lockStatus = h("p", { class: "lock-status muted", "data-testid": "lock-status" });
+    this.lockError = h("p", { class: "refusal", role: "alert", hidden: true, "data-testid": "lock-error" });
+    this.lockBar = h("div", { class: "lock-bar" }, this.lockButton, this.lockStatus, this.lockError);
+    this.root = h(
+      "section",
+      { class: "orders-panel", "aria-labelledby": "orders-title", "data-testid": "orders-panel" },
+      h("h2", { id: "orders-title", tabindex: -1 }, "Orders"),
+      this.headline,
+      this.notice,
+      this.list,
+      this.lockBar,
+    );
+    this.root.addEventListener("keydown", (e) => {
+      if (e.key !== "Escape") return;
+      const open = (e.target as Element | null)?.closest?.("details[open]") as HTMLDetailsElement | null;
+      if (open) {
+        open.open = false;
+        open.querySelector<HTMLElement>("summary")?.focus();
+      } else {
+        this.cb.escape();
+      }
+      e.preventDefault();
+    });
+  }
+
+  render(state: PlayState, view: GameView | null): void {
+    this.state = state;
+    const phase = seatPhase(state);
+    this.root.dataset.state = phase;
+    this.root.dataset.step = state.step === null ? "" : String(state.step);
+
+    const left = unanswered(state).length;
+    const n = state.decisions.length;
+    this.headline.textContent =
+      phase === "waiting"
+        ? "Waiting for the server…"
+        : phase === "idle"
+          ? `Nothing to decide at step ${state.step}.`
+          : phase === "locked"
+            ? `Step ${state.step}: answers locked. Waiting for the other seats.`
+            : `Step ${state.step}: ${n} decision${n === 1 ? "" : "s"}, ${left} not answered yet.`;
+
+    this.notice.hidden = !state.notice;
+    this.notice.textContent = state.notice ? `The step was reopened: ${state.notice}. Revise if needed and lock again.` : "";
+
+    // New step or new decisions: new cards. Otherwise update them in place so
+    // a half-typed order keeps its focus and text.
+    const key = `${state.step}|${state.decisions.map((d) => d.id).join(",")}`;
+    if (key !== this.cardsKey) {
+      this.cardsKey = key;
+      this.cards.clear();
+      clear(this.list);
+      for (const d of state.decisions) {
+        const card = new DecisionCard(d, this.cb);
+        this.cards.set(d.id, card);
+        this.list.append(card.root);
+      }
+    }
+    for (const d of state.decisions) this.cards.get(d.id)?.update(state, view);
+
+    this.lockBar.hidden = phase !== "answering" && phase !== "locked";
+    this.lockButton.disabled = phase !== "answering" || state.locking || Object.keys(state.sending).length > 0;
+    this.lockButton.textContent = phase === "locked" ? "Locked" : state.locking ? "Locking…" : "Lock answers";
+    this.lockButton.setAttribute("aria-pressed", phase === "locked" ? "true" : "false");
+    const blocking = blockingLock(state);
+    const defaults = unanswered(state).filter((d) => d.defaultOption);
+    this.lockStatus.textContent =
+      phase === "locked"
+        ? state.defaulted.length
+          ? `Locked. Took the default for ${state.defaulted.length} decision${state.defaulted.length === 1 ? "" : "s"}.`
+          : "Locked."
+        : phase === "answering"
+          ? [
+              defaults.length ? `Locking now takes the default for ${defaults.length} unanswered decision${defaults.length === 1 ? "" : "s"}.` : "",
+              blocking.length ? `${blocking.length} decision${blocking.length === 1 ? " has" : "s have"} no default and must be answered.` : "",
+            ]
+              .filter(Boolean)
+              .join(" ")
+          : "";
+    this.lockError.hidden = !state.lockError;
+    this.lockError.textContent = state.lockError;
+  }
+
+  // Moves the keyboard to the panel: the first open decision, else its title.
+  focus(): void {
+    const first = this.list.querySelector<HTMLElement>(".decision:not([data-state=locked]) button:not([disabled]), .decision summary");
+    (first ?? this.root.querySelector<HTMLElement>("h2"))?.focus();
+  }
+
+  // Marks the cards about a unit (selected on the map).
+  highlightSubject(unitId: string | null): void {
+    for (const card of this.cards.values()) card.root.classList.toggle("about-selected", !!unitId && card.decision.subjects.includes(unitId));
+  }
+
+  get current(): PlayState | null {
+    return this.state;
+  }
+}
+
+class DecisionCard {
+  readonly root: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly subjects: HTMLElement;
+  private readonly optionButtons = new Map<string, HTMLButtonElement>();
+  private readonly refusal: HTMLElement;
+  private readonly answerNote: HTMLElement;
+  private readonly editor: StepEditor | null;
+
+  constructor(
+    readonly decision: Decision,
+    private readonly cb: OrdersPanelCallbacks,
+  ) {
+    const d = decision;
+    const titleId = `decision-${++uid}`;
+    this.status = h("span", { class: "decision-status", "data-testid": "decision-status" });
+    this.subjects = h("div", { class: "subjects" });
+    this.refusal = h("p", { class: "refusal", role: "alert", hidden: true, "data-testid": "refusal" });
+    this.answerNote = h("p", { class: "answer-note muted", "data-testid": "answer-note" });
+
+    const options = hasOptions(d)
+      ? h("div", { class: "options", role: "group", "aria-label": "Choices" })
+      : null;
+    for (const o of d.options) {
+      const b = h(
+        "button",
+        { type: "button", class: "option", "data-option-id": o.id, "aria-pressed": "false" },
+        o.label || o.id,
+        o.id === d.defaultOption ? h("span", { class: "default-mark", title: "the default if you lock without choosing" }, " (default)") : null,
+      );
+      b.addEventListener("click", () => {
+        cb.focusDecision(d.id);
+        cb.chooseOption(d, o.id);
+      });
+      this.optionButtons.set(o.id, b);
+      options?.append(b);
+    }
+
+    // Order steps: the answer for a decision without options. A decision with
+    // options may take steps instead where it states limits (a leader's
+    // actions: how many, how far) or is of a kind known to (move dice take an
+    // 'objective' step); one with options only (go first or second, a control
+    // test's modifier) is answered by its options.
+    const steps = !hasOptions(d) || d.limits.length > 0 || d.kind in ACTIONS_BY_KIND;
+    this.editor = steps ? new StepEditor(d, cb, !hasOptions(d)) : null;
+
+    this.root = h(
+      "section",
+      {
+        class: "decision",
+        "data-decision-id": d.id,
+        "data-kind": d.kind,
+        "aria-labelledby": titleId,
+      },
+      h(
+        "header",
+        { class: "decision-head" },
+        h("span", { class: "decision-kind" }, humanize(d.kind)),
+        this.status,
+      ),
+      h("h3", { id: titleId, class: "decision-prompt" }, d.prompt || d.id),
+      this.subjects,
+      d.limits.length ? renderLimits(d.limits) : null,
+      options,
+      this.editor?.root,
+      this.refusal,
+      this.answerNote,
+    );
+    this.root.addEventListener("focusin", () => cb.focusDecision(d.id));
+  }
+
+  update(state: PlayState, view: GameView | null): void {
+    const d = this.decision;
+    const answered = state.answered[d.id];
+    const sending = !!state.sending[d.id];
+    const refused = state.refused[d.id];
+    const locked = state.locked;
+    const st = locked ? "locked" : sending ? "sending" : refused ? "refused" : answered ? "answered" : "open";
+    this.root.dataset.state = st;
+    this.status.textContent =
+      st === "locked"
+        ? answered?.defaulted
+          ? "Default taken"
+          : "Locked"
+        : st === "sending"
+          ? "Sending…"
+          : st === "refused"
+            ? "Refused"
+            : st === "answered"
+              ? "Answered"
+              : d.defaultOption
+                ? "Open (has a default)"
+                : "Open";
+
+    clear(this.subjects);
+    if (d.subjects.length) {
+      this.subjects.append(h("span", { class: "muted" }, d.subjects.length === 1 ? "Subject: " : "Subjects: "));
+      for (const id of d.subjects) {
+        const name = view?.units.find((u) => u.id === id)?.name;
+        const b = h("button", { type: "button", class: "subject link", "data-subject-id": id, title: `Show ${name || id} on the map` }, name || id);
+        b.addEventListener("click", () => {
+          this.cb.focusDecision(d.id);
+          this.cb.selectSubject(id);
+        });
+        this.subjects.append(b);
+      }
+    }
+
+    for (const [id, b] of this.optionButtons) {
+      const chosen = !!answered && answered.option === id && answered.steps.length === 0;
+      b.setAttribute("aria-pressed", chosen ? "true" : "false");
+      b.classList.toggle("chosen", chosen);
+      b.disabled = locked || sending;
+    }
+    this.editor?.update(state);
+
+    this.refusal.hidden = !refused;
+    this.refusal.textContent = refused ? `Refused: ${refused}` : "";
+    this.answerNote.textContent = describeAnswer(d, answered);
+  }
+}
+
+// The order being written: a list of steps, each an action and the fields it
+// uses, sent as one answer.
+class StepEditor {
+  readonly root: HTMLDetailsElement;
+  private readonly rows: HTMLOListElement;
+  private readonly form: HTMLFormElement;
+  private readonly sendButton: HTMLButtonElement;
+  private readonly addButton: HTMLButtonElement;
+  private readonly dirtyNote: HTMLElement;
+  private shown: DraftStep[] | undefined;
+  private disabled = false;
+  private readonly actions: string[];
+
+  constructor(
+    private readonly decision: Decision,
+    private readonly cb: OrdersPanelCallbacks,
+    open: boolean,
+  ) {
+    const known = ACTIONS_BY_KIND[decision.kind];
+    this.actions = known ? [...known, ...ALL_ACTIONS.filter((a) => !known.includes(a))] : ALL_ACTIONS;
+    this.rows = h("ol", { class: "step-rows", "aria-label": "Order steps" });
+    this.addButton = h("button", { type: "button", class: "small", "data-testid": "add-step" }, "+ Add step");
+    this.addButton.addEventListener("click", () => {
+      const steps = [...this.current(), emptyDraft(this.actions[0])];
+      this.commit(steps, true);
+      this.rows.querySelector<HTMLSelectElement>(`li:last-child select`)?.focus();
+    });
+    this.sendButton = h("button", { type: "submit", class: "primary small", "data-testid": "send-order" }, "Send order");
+    this.dirtyNote = h("span", { class: "dirty-note muted", "aria-live": "polite" });
+    this.form = h(
+      "form",
+      // The server judges the numbers: no browser validation in the way.
+      { class: "step-editor", novalidate: true },
+      this.rows,
+      h("div", { class: "editor-actions" }, this.addButton, this.sendButton, this.dirtyNote),
+    );
+    this.form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (this.disabled) return;
+      this.cb.sendSteps(this.decision, this.current());
+    });
+    this.root = h(
+      "details",
+      { class: "order-box", ...(open ? { open: true } : {}) },
+      h("summary", {}, open ? "Order" : "Order steps instead"),
+      this.form,
+    );
+  }
+
+  update(state: PlayState): void {
+    const steps = state.drafts[this.decision.id] ?? [];
+    this.disabled = state.locked || !!state.sending[this.decision.id];
+    // Rebuild only when the draft changed from outside this editor (a new
+    // step, a reload): typing keeps its focus and caret.
+    if (steps !== this.shown) {
+      this.shown = steps;
+      this.renderRows(steps);
+    }
+    for (const el of this.form.querySelectorAll<HTMLInputElement | HTMLSelectElement | HTMLButtonElement>("input, select, button")) {
+      el.disabled = this.disabled || el.dataset.edge === "true";
+    }
+    this.sendButton.disabled = this.disabled || steps.length === 0;
+    const answered = state.answered[this.decision.id];
+    const same = answered && !answered.defaulted && sameSteps(answered, steps);
+    this.dirtyNote.textContent = steps.length === 0 ? "" : same ? "Sent." : answered?.steps.length ? "Changed since sent." : "Not sent yet.";
+  }
+
+  private current(): DraftStep[] {
+    return this.shown ?? [];
+  }
+
+  // A new draft from the editor. Structural edits rebuild the rows here; field
+  // edits leave them alone.
+  private commit(steps: DraftStep[], rebuild: boolean): void {
+    this.shown = steps;
+    if (rebuild) this.renderRows(steps);
+    this.cb.focusDecision(this.decision.id);
+    this.cb.editDraft(this.decision.id, steps);
+  }
+
+  private renderRows(steps: DraftStep[]): void {
+    clear(this.rows);
+    steps.forEach((st, i) => this.rows.append(this.row(st, i, steps.length)));
+    if (steps.length === 0) this.rows.append(h("li", { class: "muted empty-steps" }, "No steps yet."));
+  }
+
+  private row(st: DraftStep, i: number, n: number): HTMLLIElement {
+    const n1 = i + 1;
+    const set = (patch: Partial<DraftStep>, rebuild = false) => {
+      const steps = this.current().map((x, j) => (j === i ? { ...x, ...patch } : x));
+      this.commit(steps, rebuild);
+    };
+    const action = h("select", { "aria-label": `Step ${n1}: action`, "data-field": "action" });
+    const listed = this.actions.includes(st.action) ? this.actions : [st.action, ...this.actions];
+    for (const a of listed) action.append(h("option", { value: a, ...(a === st.action ? { selected: true } : {}) }, ACTION_LABEL[a] ?? a));
+    action.addEventListener("change", () => {
+      set({ action: action.value }, true);
+      this.rows.querySelectorAll<HTMLSelectElement>("select[data-field=action]")[i]?.focus();
+    });
+
+    const fields = ACTION_FIELDS[st.action] ?? ["distance", "angleDeg", "pivot", "formation", "to", "target"];
+    const num = (label: string, key: "distance" | "angleDeg" | "toX" | "toY", extra: Record<string, string | number | undefined> = {}) => {
+      const input = h("input", {
+        type: "number",
+        inputmode: "decimal",
+        step: key === "angleDeg" ? 1 : 0.1,
+        value: String(st[key]),
+        "data-field": key,
+        "aria-label": `Step ${n1}: ${label}`,
+        ...extra,
+      });
+      input.addEventListener("input", () => {
+        const v = input.valueAsNumber;
+        if (Number.isFinite(v)) set({ [key]: v } as Partial<DraftStep>);
+      });
+      return h("label", { class: "field" }, h("span", {}, label), input);
+    };
+    const choice = (label: string, key: "pivot", values: string[]) => {
+      const sel = h("select", { "data-field": key, "aria-label": `Step ${n1}: ${label}` }, h("option", { value: "" }, "—"));
+      for (const v of values) sel.append(h("option", { value: v, ...(st[key] === v ? { selected: true } : {}) }, v));
+      sel.addEventListener("change", () => set({ [key]: sel.value }));
+      return h("label", { class: "field" }, h("span", {}, label), sel);
+    };
+    const text = (label: string, key: "formation" | "target", list?: string) => {
+      const input = h("input", {
+        type: "text",
+        value: st[key],
+        "data-field": key,
+        "aria-label": `Step ${n1}: ${label}`,
+        ...(list ? { list } : {}),
+        size: 12,
+      });
+      input.addEventListener("input", () => set({ [key]: input.value.trim() }));
+      return h("label", { class: "field" }, h("span", {}, label), input);
+    };
+
+    const parts: HTMLElement[] = [];
+    for (const f of fields) {
+      if (f === "distance") parts.push(num("inches", "distance", { min: 0 }));
+      if (f === "angleDeg") parts.push(num(st.action === "forward" ? "deviation ° (cw)" : "angle ° (cw)", "angleDeg", { min: -180, max: 180 }));
+      if (f === "pivot") parts.push(choice("pivot", "pivot", ["left", "right"]));
+      if (f === "side") parts.push(choice("side", "pivot", ["left", "right"]));
+      if (f === "formation") parts.push(text("formation", "formation", "galloper-formations"));
+      if (f === "target") parts.push(text("target id", "target", "galloper-unit-ids"));
+      if (f === "to") parts.push(num("x", "toX"), num("y", "toY"));
+    }
+
+    const tool = (label: string, title: string, fn: () => void, disabled: boolean) => {
+      const b = h("button", { type: "button", class: "small tool", title, "aria-label": `${title} (step ${n1})`, ...(disabled ? { disabled: true, "data-edge": "true" } : {}) }, label);
+      b.addEventListener("click", fn);
+      return b;
+    };
+    const move = (to: number) => {
+      const steps = [...this.current()];
+      const [x] = steps.splice(i, 1);
+      steps.splice(to, 0, x!);
+      this.commit(steps, true);
+    };
+    return h(
+      "li",
+      { class: "step-row", "data-step-index": i, "data-action": st.action },
+      h("div", { class: "step-main" }, action, ...parts),
+      h(
+        "div",
+        { class: "step-tools" },
+        tool("↑", "Move up", () => move(i - 1), i === 0),
+        tool("↓", "Move down", () => move(i + 1), i === n - 1),
+        tool("✕", "Remove", () => {
+          this.commit(this.current().filter((_, j) => j !== i), true);
+          (this.rows.querySelector<HTMLElement>("select") ?? this.addButton).focus();
+        }, false),
+      ),
+    );
+  }
+}
+
+// Shared <datalist>s for the editors (formation names, unit ids in view).
+export function editorDatalists(view: GameView | null): HTMLElement {
+  const formations = h("datalist", { id: "galloper-formations" });
+  for (const f of FORMATIONS) formations.append(h("option", { value: f }));
+  const units = h("datalist", { id: "galloper-unit-ids" });
+  for (const u of view?.units ?? []) units.append(h("option", { value: u.id }, u.name || u.id));
+  return h("div", { hidden: true }, formations, units);
+}
+
+function renderLimits(limits: readonly Limit[]): HTMLElement {
+  return h(
+    "dl",
+    { class: "limits", "aria-label": "Limits" },
+    ...limits.flatMap((l) => [h("dt", {}, humanize(l.name)), h("dd", { "data-limit": l.name }, formatNumber(l.value))]),
+  );
+}
+
+function describeAnswer(d: Decision, a: Answered | undefined): string {
+  if (!a) return d.defaultOption ? `If you lock without answering: ${labelOf(d, d.defaultOption)}.` : "";
+  if (a.defaulted) return `Default taken: ${labelOf(d, a.option) || "none"}.`;
+  if (a.steps.length) return `Sent: ${a.steps.map((s) => ACTION_LABEL[s.action] ?? s.action).join(", ")}.`;
+  return `Sent: ${labelOf(d, a.option)}.`;
+}
+
+function labelOf(d: Decision, optionId: string): string {
+  return d.options.find((o) => o.id === optionId)?.label || optionId;
+}
+
+function sameSteps(a: Answered, steps: DraftStep[]): boolean {
+  if (a.steps.length !== steps.length) return false;
+  return a.steps.every((s, i) => {
+    const d = steps[i]!;
+    return (
+      s.action === d.action &&
+      s.distance === d.distance &&
+      s.angleDeg === d.angleDeg &&
+      s.pivot === d.pivot &&
+      s.formation === d.formation &&
+      s.target === d.target &&
+      (s.to?.x ?? 0) === d.toX &&
+      (s.to?.y ?? 0) === d.toY
+    );
+  });
+}
+
+export function humanize(name: string): string {
+  const t = name.replace(/[_-]+/g, " ").trim();
+  return t ? t[0]!.toUpperCase() + t.slice(1) : name;
+}
+
+function formatNumber(v: number): string {
+  return Number.isInteger(v) ? String(v) : String(Math.round(v * 100) / 100);
+}

@@ -1,0 +1,239 @@
+import { describe, expect, it } from "vitest";
+import { create } from "@bufbuild/protobuf";
+import { AnswerSchema, DecisionSchema, EventSchema, GameViewSchema, type Decision } from "@gen/galloper/v1/game_pb";
+import { DecisionsOwedSchema, SeatStatusSchema, StepResolvedSchema } from "@gen/galloper/v1/protocol_pb";
+import {
+  blockingLock,
+  decisionNamedIn,
+  emptyDraft,
+  initialPlayState,
+  namedIds,
+  playReducer,
+  seatPhase,
+  seatStanding,
+  unanswered,
+  type PlayAction,
+  type PlayState,
+} from "../src/play/state";
+
+const initiative = create(DecisionSchema, {
+  id: "initiative",
+  seat: "red/army",
+  kind: "initiative_order",
+  prompt: "Go first or second?",
+  options: [
+    { id: "first", label: "First" },
+    { id: "second", label: "Second" },
+  ],
+});
+const moveB1 = create(DecisionSchema, {
+  id: "move/b1",
+  seat: "red/army",
+  kind: "move",
+  subjects: ["b1"],
+  prompt: "Order for b1",
+  defaultOption: "halt",
+  limits: [{ name: "allowance", value: 4.5 }],
+});
+
+function owed(step: bigint, decisions: Decision[], extra: Record<string, unknown> = {}) {
+  return create(DecisionsOwedSchema, { gameId: "g1", step, decisions, ...extra });
+}
+
+function run(...actions: PlayAction[]): PlayState {
+  return actions.reduce(playReducer, initialPlayState("g1"));
+}
+
+describe("playReducer: DecisionsOwed", () => {
+  it("takes the step, the decisions and the seat's answers so far", () => {
+    const s = run({
+      type: "decisions",
+      owed: owed(3n, [initiative, moveB1], {
+        answers: [create(AnswerSchema, { decisionId: "move/b1", steps: [{ action: "forward", distance: 2 }] })],
+      }),
+    });
+    expect(s.step).toBe(3n);
+    expect(s.decisions.map((d) => d.id)).toEqual(["initiative", "move/b1"]);
+    expect(s.answered["move/b1"]).toMatchObject({ option: "", defaulted: false });
+    expect(s.answered["move/b1"]!.steps[0]!.distance).toBe(2);
+    // The editor starts from the order the server holds.
+    expect(s.drafts["move/b1"]).toEqual([{ ...emptyDraft("forward"), distance: 2 }]);
+    expect(s.locked).toBe(false);
+    expect(seatPhase(s)).toBe("answering");
+    expect(unanswered(s).map((d) => d.id)).toEqual(["initiative"]);
+    expect(blockingLock(s).map((d) => d.id)).toEqual(["initiative"]);
+  });
+
+  it("ignores another game's and an older step's decisions", () => {
+    const s = run({ type: "decisions", owed: owed(3n, [initiative]) });
+    expect(playReducer(s, { type: "decisions", owed: owed(2n, [moveB1]) })).toBe(s);
+    const other = create(DecisionsOwedSchema, { gameId: "g2", step: 9n, decisions: [moveB1] });
+    expect(playReducer(s, { type: "decisions", owed: other })).toBe(s);
+  });
+
+  it("keeps drafts and refusals for the same step, drops them for a new one", () => {
+    let s = run(
+      { type: "decisions", owed: owed(3n, [moveB1]) },
+      { type: "editDraft", decisionId: "move/b1", steps: [{ ...emptyDraft(), distance: 9 }] },
+      { type: "answerRefused", decisionId: "move/b1", reason: "too far" },
+    );
+    s = playReducer(s, { type: "decisions", owed: owed(3n, [moveB1]) });
+    expect(s.drafts["move/b1"]![0]!.distance).toBe(9);
+    expect(s.refused["move/b1"]).toBe("too far");
+    s = playReducer(s, { type: "decisions", owed: owed(4n, [moveB1]) });
+    expect(s.drafts).toEqual({});
+    expect(s.refused).toEqual({});
+  });
+
+  it("says when there is nothing to decide", () => {
+    expect(seatPhase(initialPlayState())).toBe("waiting");
+    expect(seatPhase(run({ type: "decisions", owed: owed(1n, []) }))).toBe("idle");
+  });
+});
+
+describe("playReducer: answers", () => {
+  const base = run({ type: "decisions", owed: owed(3n, [initiative, moveB1]) });
+
+  it("marks an answer only when the server accepts it", () => {
+    let s = playReducer(base, { type: "submitting", decisionId: "initiative" });
+    expect(s.sending["initiative"]).toBe(true);
+    expect(s.answered["initiative"]).toBeUndefined();
+    s = playReducer(s, {
+      type: "answerAccepted",
+      decisionId: "initiative",
+      answer: create(AnswerSchema, { decisionId: "initiative", option: "second" }),
+    });
+    expect(s.sending).toEqual({});
+    expect(s.answered["initiative"]).toEqual({ option: "second", steps: [], defaulted: false });
+    // Revising replaces it.
+    s = playReducer(s, {
+      type: "answerAccepted",
+      decisionId: "initiative",
+      answer: create(AnswerSchema, { decisionId: "initiative", option: "first" }),
+    });
+    expect(s.answered["initiative"]!.option).toBe("first");
+  });
+
+  it("keeps the server's reason for a refusal and the earlier answer", () => {
+    let s = playReducer(base, {
+      type: "answerAccepted",
+      decisionId: "move/b1",
+      answer: create(AnswerSchema, { decisionId: "move/b1", steps: [{ action: "forward", distance: 1 }] }),
+    });
+    s = playReducer(s, { type: "submitting", decisionId: "move/b1" });
+    s = playReducer(s, { type: "answerRefused", decisionId: "move/b1", reason: "Brigade b1 may move 4.5\", not 6\"." });
+    expect(s.refused["move/b1"]).toBe("Brigade b1 may move 4.5\", not 6\".");
+    expect(s.answered["move/b1"]!.steps[0]!.distance).toBe(1);
+    expect(s.sending).toEqual({});
+    // Sending again clears the old reason.
+    s = playReducer(s, { type: "submitting", decisionId: "move/b1" });
+    expect(s.refused).toEqual({});
+  });
+
+  it("ignores an acceptance for a decision no longer owed", () => {
+    const s = playReducer(base, {
+      type: "answerAccepted",
+      decisionId: "gone",
+      answer: create(AnswerSchema, { decisionId: "gone", option: "x" }),
+    });
+    expect(s.answered).toEqual({});
+  });
+});
+
+describe("playReducer: locking", () => {
+  const base = run(
+    { type: "decisions", owed: owed(3n, [initiative, moveB1]) },
+    {
+      type: "answerAccepted",
+      decisionId: "initiative",
+      answer: create(AnswerSchema, { decisionId: "initiative", option: "first" }),
+    },
+  );
+
+  it("records the defaults the server took", () => {
+    let s = playReducer(base, { type: "locking" });
+    expect(s.locking).toBe(true);
+    s = playReducer(s, { type: "answersLocked", step: 3n, defaulted: ["move/b1"] });
+    expect(s.locked).toBe(true);
+    expect(s.locking).toBe(false);
+    expect(s.defaulted).toEqual(["move/b1"]);
+    expect(s.answered["move/b1"]).toEqual({ option: "halt", steps: [], defaulted: true });
+    expect(seatPhase(s)).toBe("locked");
+  });
+
+  it("shows a refused lock and which decision it names", () => {
+    const msg = "decision 'move/b1' (Order for b1) has no default: answer it before locking";
+    const id = decisionNamedIn(msg, base.decisions);
+    expect(id).toBe("move/b1");
+    const s = playReducer(base, { type: "lockRefused", reason: msg, decisionId: id });
+    expect(s.locked).toBe(false);
+    expect(s.lockError).toBe(msg);
+    expect(s.refused["move/b1"]).toBe(msg);
+    expect(decisionNamedIn("nothing here", base.decisions)).toBeUndefined();
+  });
+
+  it("reopens on a pushed error", () => {
+    let s = playReducer(base, { type: "answersLocked", step: 3n, defaulted: [] });
+    s = playReducer(s, { type: "errorPush", code: "ILLEGAL_ANSWER", message: "the answers conflict" });
+    expect(s.locked).toBe(false);
+    expect(s.notice).toBe("ILLEGAL_ANSWER: the answers conflict");
+    expect(s.answered["initiative"]!.option).toBe("first");
+  });
+});
+
+describe("playReducer: SeatStatus", () => {
+  it("tracks who owes and who has locked, never going back a step", () => {
+    let s = run({
+      type: "seatStatus",
+      status: create(SeatStatusSchema, { gameId: "g1", step: 3n, owing: ["red/army", "blue/army"], locked: ["blue/army"] }),
+    });
+    expect(seatStanding(s, "red/army")).toBe("owes");
+    expect(seatStanding(s, "blue/army")).toBe("locked");
+    expect(seatStanding(s, "umpire")).toBe("free");
+    const older = create(SeatStatusSchema, { gameId: "g1", step: 2n, owing: ["umpire"] });
+    expect(playReducer(s, { type: "seatStatus", status: older })).toBe(s);
+    s = playReducer(s, { type: "seatStatus", status: create(SeatStatusSchema, { gameId: "g1", step: 4n }) });
+    expect(s.owing).toEqual([]);
+    expect(s.seatStatusStep).toBe(4n);
+  });
+});
+
+describe("playReducer: StepResolved", () => {
+  const ev = (sequence: bigint, text: string, subjects: string[] = []) =>
+    create(EventSchema, { sequence, text, subjects, dice: [{ kind: "d6", face: 4, draw: 1, sides: 6 }] });
+
+  it("appends events in sequence order, moves to the next step and clears the old one", () => {
+    let s = run(
+      { type: "decisions", owed: owed(3n, [initiative]) },
+      { type: "answersLocked", step: 3n, defaulted: ["initiative"] },
+      { type: "errorPush", code: "STORAGE", message: "disk" },
+    );
+    s = playReducer(s, {
+      type: "stepResolved",
+      resolved: create(StepResolvedSchema, {
+        gameId: "g1",
+        step: 3n,
+        events: [ev(2n, "b"), ev(1n, "a", ["b1"])],
+        view: create(GameViewSchema, { turn: 1 }),
+        next: owed(4n, [moveB1]),
+      }),
+    });
+    expect(s.events.map((e) => e.text)).toEqual(["a", "b"]);
+    expect(s.step).toBe(4n);
+    expect(s.decisions.map((d) => d.id)).toEqual(["move/b1"]);
+    expect(s.locked).toBe(false);
+    expect(s.answered).toEqual({});
+    expect(s.defaulted).toEqual([]);
+    expect(s.notice).toBe("");
+    expect([...namedIds(s)].sort()).toEqual(["b1"]);
+
+    // Events accumulate across steps; a repeated sequence is dropped.
+    s = playReducer(s, {
+      type: "stepResolved",
+      resolved: create(StepResolvedSchema, { gameId: "g1", step: 4n, events: [ev(2n, "b again"), ev(3n, "c")], next: owed(5n, []) }),
+    });
+    expect(s.events.map((e) => e.text)).toEqual(["a", "b", "c"]);
+    expect(s.events[0]!.dice[0]).toMatchObject({ kind: "d6", face: 4 });
+    expect(seatPhase(s)).toBe("idle");
+  });
+});

@@ -1,0 +1,166 @@
+// Shared setup for the browser tests: the real `galloper serve` on a free
+// loopback port and Debian's Chromium through playwright-core.
+//
+// Environment (set by CTest, tests/browser/CMakeLists.txt):
+//   GALLOPER_BIN          the server binary ($<TARGET_FILE:galloper>)
+//   GALLOPER_STATIC_DIR   the built web client (clients/web/dist in the build tree)
+//   GALLOPER_WEB_DIR      clients/web (for playwright-core from its node_modules)
+//   GALLOPER_CHROMIUM     default /usr/bin/chromium
+//   GALLOPER_ARTIFACTS_DIR  screenshots and the server log go here
+import { spawn } from "node:child_process";
+import { createWriteStream, existsSync, accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+export const env = {
+  bin: process.env.GALLOPER_BIN ?? "",
+  staticDir: process.env.GALLOPER_STATIC_DIR ?? "",
+  webDir: process.env.GALLOPER_WEB_DIR || path.join(repo, "clients/web"),
+  chromium: process.env.GALLOPER_CHROMIUM || "/usr/bin/chromium",
+  artifacts: process.env.GALLOPER_ARTIFACTS_DIR || path.join(repo, "build/test-artifacts/browser"),
+};
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+function requireSetup() {
+  if (!env.bin) {
+    throw new Error(
+      "galloper server binary missing: GALLOPER_BIN is empty (the CMake target `galloper` did not exist when " +
+        "this build was configured; build server/ and re-run cmake)",
+    );
+  }
+  if (!existsSync(env.bin)) {
+    throw new Error(`galloper server binary missing: ${env.bin} does not exist (build the \`galloper\` target first)`);
+  }
+  accessSync(env.bin, constants.X_OK);
+  if (!existsSync(path.join(env.staticDir, "index.html"))) {
+    throw new Error(`web client not built: ${env.staticDir}/index.html missing (build the \`web_client\` target)`);
+  }
+  if (!existsSync(env.chromium)) {
+    throw new Error(`Chromium missing at ${env.chromium}: run \`.ci/deps --web\` (Debian package chromium)`);
+  }
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(base, proc, logPath, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = "";
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      throw new Error(`galloper serve exited early (${proc.exitCode ?? proc.signalCode}); see ${logPath}`);
+    }
+    try {
+      const res = await fetch(`${base}/healthz`);
+      if (res.status === 200) return;
+      lastError = `status ${res.status}`;
+    } catch (e) {
+      lastError = String(e?.cause?.code ?? e);
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`galloper serve did not answer ${base}/healthz within ${timeoutMs} ms (${lastError}); see ${logPath}`);
+}
+
+// Starts the server and the browser. `name` keeps each test's server log apart.
+export async function startHarness(name) {
+  requireSetup();
+  mkdirSync(env.artifacts, { recursive: true });
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "galloper-browser-"));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const logPath = path.join(env.artifacts, `server-${name}.log`);
+  const log = createWriteStream(logPath);
+  const server = spawn(env.bin, ["serve", "--listen", `127.0.0.1:${port}`, "--data", dataDir, "--static-dir", env.staticDir], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  server.stdout.pipe(log);
+  server.stderr.pipe(log);
+  let browser;
+  try {
+    await waitHealthy(base, server, logPath);
+    const require = createRequire(path.join(env.webDir, "package.json"));
+    const { chromium } = require("playwright-core");
+    browser = await chromium.launch({ executablePath: env.chromium, headless: true, args: CHROMIUM_ARGS });
+  } catch (e) {
+    server.kill("SIGKILL");
+    rmSync(dataDir, { recursive: true, force: true });
+    throw e;
+  }
+
+  async function stop() {
+    await browser?.close().catch(() => {});
+    if (server.exitCode === null) {
+      server.kill("SIGTERM");
+      await new Promise((r) => {
+        const t = setTimeout(() => {
+          server.kill("SIGKILL");
+          r();
+        }, 5000);
+        server.once("exit", () => {
+          clearTimeout(t);
+          r();
+        });
+      });
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return { base, browser, logPath, stop };
+}
+
+// Keep every request on loopback: anything else is refused in the browser.
+export async function loopbackOnly(context) {
+  await context.route("**/*", (route) => {
+    const url = new URL(route.request().url());
+    const ok = ["127.0.0.1", "localhost", "[::1]"].includes(url.hostname) || url.protocol === "data:";
+    return ok ? route.continue() : route.abort("blockedbyclient");
+  });
+}
+
+export function watchPage(page, label, problems) {
+  page.on("pageerror", (e) => problems.push(`${label}: page error: ${e.message}`));
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(`${label}: console error: ${m.text()}`);
+  });
+}
+
+// The lobby creates the demo game; returns the invites as the page lists them.
+export async function createDemoGame(browser, base, title, problems) {
+  const organiser = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await loopbackOnly(organiser);
+  const lobby = await organiser.newPage();
+  watchPage(lobby, "lobby", problems);
+  await lobby.goto(`${base}/`);
+  await lobby.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
+  await lobby.locator('[data-testid="title"]').fill(title);
+  await lobby.locator('[data-testid="create-game"]').click();
+  const inviteItems = lobby.locator('[data-testid="invites"] li[data-seat]');
+  await inviteItems.first().waitFor({ timeout: 15_000 });
+  const invites = await inviteItems.evaluateAll((els) =>
+    els.map((el) => ({ seat: el.getAttribute("data-seat"), url: el.getAttribute("data-invite-url") })),
+  );
+  return { organiser, lobby, invites };
+}
