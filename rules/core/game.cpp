@@ -4,6 +4,8 @@
 
 namespace galloper::rules {
 
+std::unique_ptr<Game> Game::with_options(const GameOptions&) const { return clone(); }
+
 std::uint64_t Game::step() const { return 0; }
 bool Game::finished() const { return false; }
 std::vector<Decision> Game::pending() const { return {}; }

@@ -44,6 +44,13 @@ struct Seat {
   std::string description;  // "Allied left wing (Lt Gen Cutts)"
 };
 
+// Per-game settings that change how the sequence of play runs.
+struct GameOptions {
+  // Both sides answer a phase in one step where the ruleset allows it
+  // (play-by-web); otherwise sides alternate phase by phase as the text says.
+  bool simultaneous = false;
+};
+
 // Per-game settings that change what a seat sees.
 struct ViewSettings {
   bool side_shared_vision = true;  // false: friendly wings hidden unless seen
@@ -141,6 +148,8 @@ class Game {
 
   virtual StateHash state_hash() const = 0;
   virtual std::unique_ptr<Game> clone() const = 0;
+  // The same game with the game's options applied (before its first step).
+  virtual std::unique_ptr<Game> with_options(const GameOptions& options) const;
 
   // ---- The engine (rules/core/decision.hpp). ----
   // Defaults (game.cpp) describe a game with no sequence of play yet: nothing

@@ -113,27 +113,9 @@ Vec2 rotate_cw(Vec2 v, double deg) {
 }
 
 Vec2 rotate_cw_about(Vec2 p, Vec2 c, double deg) { return c + rotate_cw(p - c, deg); }
-double distance(Vec2 a, Vec2 b) { return length(b - a); }
-double distance_sq(Vec2 a, Vec2 b) { return dot(b - a, b - a); }
 
 // ---- Aabb ----
 
-void Aabb::add(Vec2 p) {
-  min.x = std::min(min.x, p.x);
-  min.y = std::min(min.y, p.y);
-  max.x = std::max(max.x, p.x);
-  max.y = std::max(max.y, p.y);
-}
-void Aabb::add(const Aabb& b) {
-  if (b.empty()) return;
-  add(b.min);
-  add(b.max);
-}
-Aabb Aabb::expanded(double m) const { return {{min.x - m, min.y - m}, {max.x + m, max.y + m}}; }
-bool Aabb::contains(Vec2 p) const { return p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y; }
-bool Aabb::intersects(const Aabb& b) const {
-  return min.x <= b.max.x && b.min.x <= max.x && min.y <= b.max.y && b.min.y <= max.y;
-}
 double Aabb::distance_to(const Aabb& b) const {
   const double dx = std::max({0.0, b.min.x - max.x, min.x - b.max.x});
   const double dy = std::max({0.0, b.min.y - max.y, min.y - b.max.y});

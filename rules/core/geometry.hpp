@@ -37,19 +37,31 @@ double bearing_of(Vec2 direction);
 Vec2 rotate_cw(Vec2 v, double deg);
 // Rotates p clockwise by deg about centre c.
 Vec2 rotate_cw_about(Vec2 p, Vec2 c, double deg);
-double distance(Vec2 a, Vec2 b);
-double distance_sq(Vec2 a, Vec2 b);
+inline double distance(Vec2 a, Vec2 b) { return length(b - a); }
+inline double distance_sq(Vec2 a, Vec2 b) { return dot(b - a, b - a); }
 
 // ---- Axis-aligned boxes (broad phase) ----
 struct Aabb {
   Vec2 min{1e300, 1e300};
   Vec2 max{-1e300, -1e300};
   bool empty() const { return min.x > max.x || min.y > max.y; }
-  void add(Vec2 p);
-  void add(const Aabb& b);
-  Aabb expanded(double margin) const;
-  bool contains(Vec2 p) const;
-  bool intersects(const Aabb& b) const;
+  // Defined here: they sit in every broad phase's inner loop.
+  void add(Vec2 p) {
+    min.x = p.x < min.x ? p.x : min.x;
+    min.y = p.y < min.y ? p.y : min.y;
+    max.x = p.x > max.x ? p.x : max.x;
+    max.y = p.y > max.y ? p.y : max.y;
+  }
+  void add(const Aabb& b) {
+    if (b.empty()) return;
+    add(b.min);
+    add(b.max);
+  }
+  Aabb expanded(double margin) const { return {{min.x - margin, min.y - margin}, {max.x + margin, max.y + margin}}; }
+  bool contains(Vec2 p) const { return p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y; }
+  bool intersects(const Aabb& b) const {
+    return min.x <= b.max.x && b.min.x <= max.x && min.y <= b.max.y && b.min.y <= max.y;
+  }
   // Smallest distance between the boxes (0 if they touch or overlap).
   double distance_to(const Aabb& b) const;
 };

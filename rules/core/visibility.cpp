@@ -1,3 +1,8 @@
+// Line of sight. The rules are in VISIBILITY.md; the code is one exact
+// line test (`Prepared::line_verdict`) plus shortcuts that decide a pair
+// only where that test would decide it the same way (neighbours' shadows,
+// whole-pair screens, cover and hill flags, the reverse view). The tests
+// compare the engine with plain line-by-line sight.
 #include "rules/core/visibility.hpp"
 
 #include <algorithm>
@@ -198,7 +203,8 @@ std::vector<Vec2> envelope_points(const OrientedRect& env) {
 
 std::vector<Vec2> default_sight_points(std::span<const OrientedRect> bases) {
   if (bases.empty()) return {};
-  if (bases.size() == 1) return envelope_points(bases[0]);
+  // A single base (a gun, a leader, a marker) is one model: its centre.
+  if (bases.size() == 1) return {bases[0].center};
   const OrientedRect env = envelope(bases, bases[0].facing_deg);
   double covered = 0;
   for (const auto& b : bases) covered += b.width * b.depth;
@@ -245,11 +251,15 @@ struct Prepared {
   struct Cover {
     const Polygon* poly = nullptr;
     Aabb box;
+    Vec2 cen;
+    double rad = 0;
     std::uint32_t index = 0;  // into TerrainMap::areas()
   };
   struct HillB {
     const Polygon* poly = nullptr;
     Aabb box;
+    Vec2 cen;
+    double rad = 0;
     double elevation = 0;
     std::uint32_t index = 0;  // into TerrainMap::hills()
   };
@@ -283,6 +293,11 @@ struct Prepared {
   std::vector<Obj> objs;
   std::vector<Quad> quads;
   std::vector<Vec2> points;
+  // Per sight point: strictly inside a wood or town; the highest hill it is
+  // strictly inside (0 if none). Any sight line from or to such a point has a
+  // stretch of that cover or enters that hill.
+  std::vector<std::uint8_t> pt_in_cover;
+  std::vector<double> pt_hill_top;
   std::vector<Cover> covers;
   std::vector<HillB> hills;
   std::vector<SeatMask> seen;
@@ -290,19 +305,211 @@ struct Prepared {
   // Scratch.
   std::vector<std::uint32_t> near_objs;    // targets around the current observer
   std::vector<std::uint32_t> pool;         // blockers around the current observer
-  std::vector<std::uint32_t> pair_bodies;  // candidates for the current pair
-  std::vector<std::uint32_t> pair_covers;
-  std::vector<std::uint32_t> pair_hills;
-  // A uniform grid of the bodies that can block (compressed rows), so a pair
-  // looks only at the cells its capsule crosses.
-  Vec2 grid_origin;
-  double grid_cell = 1;
-  int grid_nx = 0;
-  int grid_ny = 0;
-  std::vector<std::uint32_t> grid_start;
-  std::vector<std::uint32_t> grid_items;
-  std::vector<std::uint32_t> stamp;
-  std::uint32_t stamp_now = 0;
+  // Candidates for the current pair, gathered on the first sight line the
+  // cached blockers do not settle.
+  mutable std::vector<std::uint32_t> pair_bodies;
+  mutable std::vector<std::uint32_t> pair_covers;
+  mutable std::vector<std::uint32_t> pair_hills;
+  mutable bool gathered = false;
+  // ---- Near shadows ----
+  //
+  // Around each sight point p, the few nearest bodies that block outright
+  // (formed troops, guns, smoke) each hide a wedge of directions from p:
+  // strictly between the tangents to the body, a segment from p longer than
+  // the body's farthest corner passes through its interior. Most sight lines
+  // that are blocked at all are blocked near one of their two ends (by the
+  // observer's or the target's neighbours, or the line in front of them), so
+  // two wedge lookups settle most lines without any search.
+  struct Shadow {
+    Vec2 right;       // tangent direction, clockwise edge of the wedge
+    Vec2 left;        // tangent direction, anticlockwise edge
+    // Squared length a segment from p needs to be blocked: past the body's
+    // farthest corner (for unformed troops, by unformed_see_beyond more).
+    double far2 = 0;
+    std::uint32_t body = 0;
+    bool unformed = false;
+  };
+  static constexpr std::size_t kShadowsPerPoint = 8;
+  std::vector<Shadow> shadows;
+  std::vector<std::uint32_t> shadow_start;  // per sight point, into shadows (+1 sentinel)
+
+  void build_shadows() {
+    shadows.clear();
+    shadow_start.assign(points.size() + 1, 0);
+    std::vector<std::pair<double, std::uint32_t>> nearest;
+    const double reach = 3 * max_prad;
+    for (std::uint32_t oi = 0; oi < objs.size(); ++oi) {
+      const Obj& o = objs[oi];
+      nearest.clear();
+      for (std::uint32_t b = 0; b < objs.size(); ++b) {
+        const Obj& ob = objs[b];
+        if (b == oi || ob.block == BlockClass::kNone) continue;
+        if (ob.block != BlockClass::kUnformed && ob.q1 - ob.q0 != 1) continue;
+        const double lim = reach + ob.rad + o.prad;
+        const double d2 = sq(ob.cen - o.pcen);
+        if (d2 <= lim * lim) nearest.push_back({d2, b});
+      }
+      std::sort(nearest.begin(), nearest.end());
+      if (nearest.size() > kShadowsPerPoint) nearest.resize(kShadowsPerPoint);
+      for (std::uint32_t pi = o.p0; pi < o.p1; ++pi) {
+        shadow_start[pi] = static_cast<std::uint32_t>(shadows.size());
+        const Vec2 p = points[pi];
+        for (const auto& nb : nearest) {
+          const Obj& ob = objs[nb.second];
+          const bool unformed = ob.block == BlockClass::kUnformed;
+          // The unformed allowance runs from the last base of the brigade:
+          // a line must pass the whole brigade's farthest corner by it.
+          double unformed_far2 = 0;
+          if (unformed) {
+            for (std::uint32_t qi = ob.q0; qi < ob.q1; ++qi) {
+              for (Vec2 c : quads[qi].c) unformed_far2 = std::max(unformed_far2, sq(c - p));
+            }
+          }
+          // Unformed troops: one wedge per base, each needing the line to run
+          // unformed_see_beyond past that base (a sufficient condition).
+          for (std::uint32_t qi = ob.q0; qi < ob.q1; ++qi) {
+            const Quad& q = quads[qi];
+            std::array<Vec2, 4> v;
+            double far2 = 0;
+            bool outside = false;
+            for (std::size_t k = 0; k < 4; ++k) {
+              v[k] = q.c[k] - p;
+              far2 = std::max(far2, dot(v[k], v[k]));
+              if (q.d[k] - dot(q.n[k], p) < 0) outside = true;
+            }
+            if (!outside) continue;  // p on or in the body: no wedge
+            if (unformed) {
+              const double need = std::sqrt(unformed_far2) + rules->unformed_see_beyond + kGeomEpsilon;
+              far2 = need * need;
+            }
+            // Tangent corners: every other corner on one side of them.
+            int right = -1, left = -1;
+            for (int k = 0; k < 4; ++k) {
+              bool all_left = true, all_right = true;
+              for (int j = 0; j < 4; ++j) {
+                if (j == k) continue;
+                const double c = cross(v[static_cast<std::size_t>(k)], v[static_cast<std::size_t>(j)]);
+                if (c < 0) all_left = false;
+                if (c > 0) all_right = false;
+              }
+              if (all_left && right < 0) right = k;
+              if (all_right && left < 0) left = k;
+            }
+            if (right < 0 || left < 0 || right == left) continue;
+            shadows.push_back(
+                {v[static_cast<std::size_t>(right)], v[static_cast<std::size_t>(left)], far2, nb.second, unformed});
+          }
+        }
+      }
+    }
+    for (std::uint32_t pi = 0; pi < points.size(); ++pi) {
+      if (shadow_start[pi] > shadows.size()) shadow_start[pi] = static_cast<std::uint32_t>(shadows.size());
+    }
+    shadow_start[points.size()] = static_cast<std::uint32_t>(shadows.size());
+    build_spans();
+    // Points are numbered object by object, so each point's run ends where the next begins.
+  }
+
+  // The wedges of outright blockers around each sight point, as merged
+  // angular spans (radians, approximate atan2, each edge pulled in by
+  // kSpanMargin > its error). A direction strictly inside a span, at a
+  // distance beyond `far2`, is blocked by one of the span's bodies for any
+  // observer no higher than `min_elev` (nobody sees over what is as high).
+  struct Span {
+    double lo = 0;
+    double hi = 0;
+    double far2 = 0;
+    double min_elev = 0;
+    std::uint32_t body = 0;  // one of its bodies, to name as the blocker
+  };
+  static constexpr double kSpanMargin = 0.005;
+  static constexpr double kAtanError = 0.004;
+  std::vector<Span> spans;
+  std::vector<std::uint32_t> span_start;  // per sight point (+1 sentinel)
+
+  void build_spans() {
+    spans.clear();
+    span_start.assign(points.size() + 1, 0);
+    std::vector<Span> raw;
+    for (std::uint32_t pi = 0; pi < points.size(); ++pi) {
+      span_start[pi] = static_cast<std::uint32_t>(spans.size());
+      raw.clear();
+      for (std::uint32_t k = shadow_start[pi]; k < shadow_start[pi + 1]; ++k) {
+        const Shadow& sh = shadows[k];
+        if (sh.unformed) continue;
+        const double lo = fast_atan2(sh.right.y, sh.right.x) + kSpanMargin;
+        const double hi = fast_atan2(sh.left.y, sh.left.x) - kSpanMargin;
+        const double elev = objs[sh.body].elevation;
+        if (lo <= hi) {
+          raw.push_back({lo, hi, sh.far2, elev, sh.body});
+        } else if (hi < lo - kPi) {  // crosses the -pi/pi cut: two pieces
+          raw.push_back({lo, kPi + 1, sh.far2, elev, sh.body});
+          raw.push_back({-kPi - 1, hi, sh.far2, elev, sh.body});
+        }
+      }
+      std::sort(raw.begin(), raw.end(), [](const Span& a, const Span& b) { return a.lo < b.lo; });
+      for (const Span& sp : raw) {
+        if (spans.size() > span_start[pi] && sp.lo < spans.back().hi) {
+          Span& cur = spans.back();
+          cur.hi = std::max(cur.hi, sp.hi);
+          cur.far2 = std::max(cur.far2, sp.far2);
+          cur.min_elev = std::min(cur.min_elev, sp.min_elev);
+        } else {
+          spans.push_back(sp);
+        }
+      }
+    }
+    span_start[points.size()] = static_cast<std::uint32_t>(spans.size());
+  }
+
+  // Every sight line from the observer's points to target point m is blocked
+  // by outright blockers near m.
+  // Returns the naming body, or UINT32_MAX.
+  std::uint32_t span_hides(std::uint32_t oi, std::uint32_t m) const {
+    if (span_start[m] == span_start[m + 1]) return UINT32_MAX;
+    const Obj& o = objs[oi];
+    const Vec2 pm = points[m];
+    double amin = kInf, amax = -kInf, d2min = kInf;
+    for (std::uint32_t e = o.p0; e < o.p1; ++e) {
+      const Vec2 v = points[e] - pm;
+      const double a = fast_atan2(v.y, v.x);
+      amin = std::min(amin, a);
+      amax = std::max(amax, a);
+      d2min = std::min(d2min, dot(v, v));
+    }
+    if (amax - amin > kPi / 2) return UINT32_MAX;  // wraps the cut, or too wide to matter
+    amin -= kAtanError;
+    amax += kAtanError;
+    for (std::uint32_t k = span_start[m]; k < span_start[m + 1]; ++k) {
+      const Span& sp = spans[k];
+      if (sp.lo < amin && amax < sp.hi) {
+        return d2min > sp.far2 && o.elevation <= sp.min_elev ? sp.body : UINT32_MAX;
+      }
+    }
+    return UINT32_MAX;
+  }
+
+  // A body near sight point pi, other than `skip1`/`skip2`, that blocks the
+  // segment from pi along v (its far end at pi + v) for observer oi outright.
+  // Unformed troops count only from the eye's end (their allowance runs
+  // toward the mark).
+  std::uint32_t shadowed(std::uint32_t pi, Vec2 v, std::uint32_t oi, std::uint32_t skip1, std::uint32_t skip2,
+                         bool from_eye) const {
+    const double len2 = dot(v, v);
+    for (std::uint32_t k = shadow_start[pi]; k < shadow_start[pi + 1]; ++k) {
+      const Shadow& sh = shadows[k];
+      if (len2 <= sh.far2 || cross(sh.right, v) <= 0 || cross(v, sh.left) <= 0) continue;
+      if (sh.body == skip1 || sh.body == skip2) continue;
+      if (sh.unformed) {
+        if (!from_eye || (objs[oi].elevation > 0 && sees_over(oi, sh.body))) continue;
+      } else if (!blocks_outright(oi, sh.body)) {
+        continue;
+      }
+      return sh.body;
+    }
+    return UINT32_MAX;
+  }
+
   // Per observer: whether it sees over each blocker (-1: not yet known).
   mutable std::vector<std::int8_t> over;
   mutable std::uint32_t over_for = UINT32_MAX;
@@ -349,27 +556,45 @@ struct Prepared {
     hills.clear();
     const auto& areas = terrain.areas();
     for (std::uint32_t i = 0; i < areas.size(); ++i) {
-      if (areas[i].blocks_sight()) covers.push_back({&areas[i].outline, areas[i].outline.bounds(), i});
+      if (!areas[i].blocks_sight()) continue;
+      const Aabb b = areas[i].outline.bounds();
+      covers.push_back({&areas[i].outline, b, (b.min + b.max) * 0.5, half_diagonal(b), i});
     }
     const auto& hs = terrain.hills();
     for (std::uint32_t i = 0; i < hs.size(); ++i) {
-      hills.push_back({&hs[i].outline, hs[i].outline.bounds(), hs[i].elevation, i});
+      const Aabb b = hs[i].outline.bounds();
+      hills.push_back({&hs[i].outline, b, (b.min + b.max) * 0.5, half_diagonal(b), hs[i].elevation, i});
     }
     for (const auto& o : scene.objects) {
       Obj ob;
       ob.block = block_class(o);
       ob.q0 = static_cast<std::uint32_t>(quads.size());
-      for (const auto& b : o.bases) ob.box.add(b.bounds());
-      const bool contiguous = o.bases.size() > 1 && is_contiguous(o.bases);
-      if (contiguous && ob.block != BlockClass::kUnformed) {
-        quads.push_back(make_quad(envelope(o.bases, o.bases[0].facing_deg)));  // one body, one quad
+      // One envelope per object: whether its bases make one body, its sight points.
+      const OrientedRect env = o.bases.empty() ? OrientedRect{} : envelope(o.bases, o.bases[0].facing_deg);
+      double covered = 0;
+      for (const auto& b : o.bases) covered += b.width * b.depth;
+      const bool contiguous = o.bases.size() > 1 && covered >= env.width * env.depth * 0.999;
+      if (contiguous) {
+        quads.push_back(make_quad(env));  // one body, one quad: no seams to see along
       } else {
         for (const auto& b : o.bases) quads.push_back(make_quad(b));
       }
       ob.q1 = static_cast<std::uint32_t>(quads.size());
+      for (std::uint32_t q = ob.q0; q < ob.q1; ++q) {
+        for (Vec2 c : quads[q].c) ob.box.add(c);
+      }
       ob.p0 = static_cast<std::uint32_t>(points.size());
       if (o.sight_points.empty()) {
-        for (Vec2 p : default_sight_points(o.bases)) points.push_back(p);
+        // As default_sight_points, from the envelope already at hand.
+        if (o.bases.size() == 1) {
+          points.push_back(o.bases[0].center);
+        } else if (contiguous) {
+          for (Vec2 p : envelope_points(env)) points.push_back(p);
+        } else if (!o.bases.empty()) {
+          for (const auto& b : o.bases) points.push_back(b.center);
+          const auto corners = envelope_points(env);
+          points.insert(points.end(), corners.begin() + 1, corners.end());
+        }
       } else {
         points.insert(points.end(), o.sight_points.begin(), o.sight_points.end());
       }
@@ -379,9 +604,17 @@ struct Prepared {
         ob.hull0 = (o.bases.size() == 1 || contiguous) ? ob.p0 + 1 : ob.p1 - 4;
       }
       bool all_in_cover = ob.p1 > ob.p0;
+      pt_in_cover.resize(points.size());
+      pt_hill_top.resize(points.size());
       for (std::uint32_t i = ob.p0; i < ob.p1; ++i) {
         ob.pts_box.add(points[i]);
-        if (all_in_cover && !in_cover(points[i])) all_in_cover = false;
+        pt_in_cover[i] = in_cover(points[i]) ? 1 : 0;
+        if (!pt_in_cover[i]) all_in_cover = false;
+        double top = 0;
+        for (const auto& h : hills) {
+          if (h.elevation > top && h.box.contains(points[i]) && strictly_inside(*h.poly, points[i])) top = h.elevation;
+        }
+        pt_hill_top[i] = top;
       }
       ob.cen = (ob.box.min + ob.box.max) * 0.5;
       ob.rad = half_diagonal(ob.box);
@@ -399,69 +632,25 @@ struct Prepared {
       ob.id = o.id;
       objs.push_back(ob);
     }
-    build_grid();
-  }
-
-  void cell_range(const Aabb& b, int& x0, int& x1, int& y0, int& y1) const {
-    x0 = std::clamp(static_cast<int>(std::floor((b.min.x - grid_origin.x) / grid_cell)), 0, grid_nx - 1);
-    x1 = std::clamp(static_cast<int>(std::floor((b.max.x - grid_origin.x) / grid_cell)), 0, grid_nx - 1);
-    y0 = std::clamp(static_cast<int>(std::floor((b.min.y - grid_origin.y) / grid_cell)), 0, grid_ny - 1);
-    y1 = std::clamp(static_cast<int>(std::floor((b.max.y - grid_origin.y) / grid_cell)), 0, grid_ny - 1);
-  }
-
-  void build_grid() {
-    Aabb all;
-    for (const auto& o : objs) {
-      if (o.block != BlockClass::kNone) all.add(o.box);
-    }
-    stamp.assign(objs.size(), 0);
-    stamp_now = 0;
-    grid_start.clear();
-    grid_items.clear();
-    if (all.empty()) {
-      grid_nx = grid_ny = 0;
-      return;
-    }
-    // About 16 cells along the longer side: a few bodies per cell in a line of battle.
-    const double ext = std::max({all.max.x - all.min.x, all.max.y - all.min.y, 1e-6});
-    grid_cell = ext / 16;
-    grid_origin = all.min;
-    grid_nx = std::min(64, static_cast<int>((all.max.x - all.min.x) / grid_cell) + 1);
-    grid_ny = std::min(64, static_cast<int>((all.max.y - all.min.y) / grid_cell) + 1);
-    grid_start.assign(static_cast<std::size_t>(grid_nx * grid_ny + 1), 0);
-    int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-    for (const auto& o : objs) {
-      if (o.block == BlockClass::kNone) continue;
-      cell_range(o.box, x0, x1, y0, y1);
-      for (int y = y0; y <= y1; ++y) {
-        for (int x = x0; x <= x1; ++x) ++grid_start[static_cast<std::size_t>(y * grid_nx + x + 1)];
-      }
-    }
-    for (std::size_t i = 1; i < grid_start.size(); ++i) grid_start[i] += grid_start[i - 1];
-    grid_items.resize(grid_start.back());
-    std::vector<std::uint32_t> fill(grid_start.begin(), grid_start.end() - 1);
-    for (std::uint32_t i = 0; i < objs.size(); ++i) {
-      const Obj& o = objs[i];
-      if (o.block == BlockClass::kNone) continue;
-      cell_range(o.box, x0, x1, y0, y1);
-      for (int y = y0; y <= y1; ++y) {
-        for (int x = x0; x <= x1; ++x) grid_items[fill[static_cast<std::size_t>(y * grid_nx + x)]++] = i;
-      }
-    }
-  }
-
-  static bool is_contiguous(const std::vector<OrientedRect>& bases) {
-    const OrientedRect env = envelope(bases, bases[0].facing_deg);
-    double covered = 0;
-    for (const auto& b : bases) covered += b.width * b.depth;
-    return covered >= env.width * env.depth * 0.999;
+    max_prad = 0;
+    for (const auto& ob : objs) max_prad = std::max(max_prad, ob.prad);
+    fan_for = UINT32_MAX;
+    build_shadows();
   }
 
   bool in_cover(Vec2 p) const {
     for (const auto& c : covers) {
-      if (c.box.contains(p) && contains_strictly(*c.poly, p, 1e-9)) return true;
+      if (c.box.contains(p) && strictly_inside(*c.poly, p)) return true;
     }
     return false;
+  }
+  // Inside and not on the outline (within rounding).
+  static bool strictly_inside(const Polygon& poly, Vec2 p) {
+    if (!inside_fast(poly, p)) return false;
+    for (std::size_t i = 0; i < poly.edge_count(); ++i) {
+      if (distance(poly.edge(i), p) <= 1e-9) return false;
+    }
+    return true;
   }
 
   double range_of(const Obj& o) const { return o.elevation > 0 ? rules->elevated_range : rules->open_range; }
@@ -472,90 +661,161 @@ struct Prepared {
     if (boxes >= rules->see_over_min_distance) return boxes;  // a lower bound already far enough
     double best = kInf;
     for (std::uint32_t i = a.q0; i < a.q1; ++i) {
-      for (std::uint32_t j = b.q0; j < b.q1; ++j) {
-        const Polygon pa{{quads[i].c.begin(), quads[i].c.end()}};
-        const Polygon pb{{quads[j].c.begin(), quads[j].c.end()}};
-        best = std::min(best, distance(pa, pb));
-      }
+      for (std::uint32_t j = b.q0; j < b.q1; ++j) best = std::min(best, quad_distance(quads[i], quads[j]));
     }
     return best;
   }
 
-  // Gathers the candidate blockers of one observer/target pair: only things
-  // meeting the box of both objects' sight points can lie on a sight line.
+  static bool quad_contains(const Quad& q, Vec2 p) {
+    for (std::size_t k = 0; k < 4; ++k) {
+      if (dot(q.n[k], p) > q.d[k] + kGeomEpsilon) return false;
+    }
+    return true;
+  }
+  // Edge-to-edge distance of two convex quads (0 when they meet).
+  static double quad_distance(const Quad& a, const Quad& b) {
+    if (quad_contains(a, b.c[0]) || quad_contains(b, a.c[0])) return 0;
+    double best = kInf;
+    for (std::size_t i = 0; i < 4; ++i) {
+      const Segment ea{a.c[i], a.c[(i + 1) % 4]};
+      for (std::size_t j = 0; j < 4; ++j) best = std::min(best, distance(ea, Segment{b.c[j], b.c[(j + 1) % 4]}));
+    }
+    return best;
+  }
+
+  // Gathers the candidate blockers of one observer/target pair.
   //
-  // Every sight line lies within max(ro, rt) of the segment joining the
+  // Every sight line lies within r = max(ro, rt) of the segment joining the
   // centres of the two point boxes (ro, rt: their half-diagonals), so a
-  // blocker whose bounding circle misses that capsule cannot be on one.
-  void gather_pair(std::uint32_t oi, std::uint32_t ti, const std::vector<std::uint32_t>& bodies_pool) {
+  // blocker whose bounding circle misses that capsule cannot be on one. The
+  // observer's fan (below) narrows the blockers to test to one angular bin.
+  void gather_pair(std::uint32_t oi, std::uint32_t ti, const std::vector<std::uint32_t>& bodies_pool) const {
+    gathered = true;
     const Obj& o = objs[oi];
     const Obj& t = objs[ti];
-    Aabb box = o.pts_box;
-    box.add(t.pts_box);
     const Vec2 a = o.pcen;
     const Vec2 d = t.pcen - a;
     const double dd = dot(d, d);
     const double inv = dd > 0 ? 1 / dd : 0;
     const double r = std::max(o.prad, t.prad);
-    auto near = [&](const Aabb& b) {
-      if (b.min.x > box.max.x || box.min.x > b.max.x || b.min.y > box.max.y || box.min.y > b.max.y) return false;
-      const Vec2 c = (b.min + b.max) * 0.5;
-      const double s = std::clamp(dot(c - a, d) * inv, 0.0, 1.0);
-      const double reach = r + half_diagonal(b);
-      return distance_sq(c, a + d * s) <= reach * reach;
-    };
+    const double top = std::max(o.elevation, t.elevation);
     pair_bodies.clear();
-    if (grid_nx > 0) {
-      ++stamp_now;
-      int x0 = 0, x1 = 0, y0 = 0, y1 = 0;
-      Aabb capsule;
-      capsule.add(a);
-      capsule.add(a + d);
-      cell_range(capsule.expanded(r), x0, x1, y0, y1);
-      for (int y = y0; y <= y1; ++y) {
-        // The part of the segment within r of this row of cells, widened by r.
-        const double band_lo = grid_origin.y + y * grid_cell - r;
-        const double band_hi = band_lo + grid_cell + 2 * r;
-        double t_lo = 0, t_hi = 1;
-        if (d.y != 0) {
-          const double ta = (band_lo - a.y) / d.y;
-          const double tb = (band_hi - a.y) / d.y;
-          t_lo = std::max(0.0, std::min(ta, tb));
-          t_hi = std::min(1.0, std::max(ta, tb));
-          if (t_lo > t_hi) continue;
-        } else if (a.y < band_lo || a.y > band_hi) {
-          continue;
-        }
-        const double xa = a.x + d.x * t_lo;
-        const double xb = a.x + d.x * t_hi;
-        const int cx0 = std::max(x0, static_cast<int>(std::floor((std::min(xa, xb) - r - grid_origin.x) / grid_cell)));
-        const int cx1 = std::min(x1, static_cast<int>(std::floor((std::max(xa, xb) + r - grid_origin.x) / grid_cell)));
-        for (int x = cx0; x <= cx1; ++x) {
-          const std::size_t cell = static_cast<std::size_t>(y * grid_nx + x);
-          for (std::uint32_t k = grid_start[cell]; k < grid_start[cell + 1]; ++k) {
-            const std::uint32_t b = grid_items[k];
-            if (stamp[b] == stamp_now) continue;
-            stamp[b] = stamp_now;
-            const Obj& ob = objs[b];
-            const double s = std::clamp(dot(ob.cen - a, d) * inv, 0.0, 1.0);
-            const double reach = r + ob.rad;
-            if (sq(ob.cen - (a + d * s)) <= reach * reach && b != oi && b != ti) pair_bodies.push_back(b);
-          }
+    pair_covers.clear();
+    pair_hills.clear();
+    auto consider = [&](std::uint32_t item) {
+      const std::uint32_t kind = item >> 30;
+      const std::uint32_t idx = item & kItemIndex;
+      Vec2 c;
+      double rad = 0;
+      if (kind == kItemBody) {
+        if (idx == oi || idx == ti) return;
+        c = objs[idx].cen;
+        rad = objs[idx].rad;
+      } else if (kind == kItemCover) {
+        c = covers[idx].cen;
+        rad = covers[idx].rad;
+      } else {
+        if (hills[idx].elevation <= top) return;
+        c = hills[idx].cen;
+        rad = hills[idx].rad;
+      }
+      const double s = std::clamp(dot(c - a, d) * inv, 0.0, 1.0);
+      const double reach = r + rad;
+      if (sq(c - (a + d * s)) > reach * reach) return;
+      if (kind == kItemBody) pair_bodies.push_back(idx);
+      else if (kind == kItemCover) pair_covers.push_back(idx);
+      else pair_hills.push_back(idx);
+    };
+    if (lazy_fans && fan_for != oi) build_fan(oi);
+    if (fan_for == oi) {
+      for (std::uint32_t item : fan_near) consider(item);
+      if (dd > 0) {
+        for (std::uint32_t item : fan_bins[bin_of(fast_atan2(d.y, d.x))]) consider(item);
+      } else {
+        for (const auto& bin : fan_bins) {
+          for (std::uint32_t item : bin) consider(item);
         }
       }
-      // Scene order, so which blocker is reported does not depend on the grid.
+      // Scene order, so the blocker reported does not depend on the bins.
       std::sort(pair_bodies.begin(), pair_bodies.end());
+      std::sort(pair_covers.begin(), pair_covers.end());
+      std::sort(pair_hills.begin(), pair_hills.end());
+      pair_bodies.erase(std::unique(pair_bodies.begin(), pair_bodies.end()), pair_bodies.end());
+      pair_covers.erase(std::unique(pair_covers.begin(), pair_covers.end()), pair_covers.end());
+      pair_hills.erase(std::unique(pair_hills.begin(), pair_hills.end()), pair_hills.end());
+      return;
     }
-    (void)bodies_pool;
-    pair_covers.clear();
-    for (std::uint32_t c = 0; c < covers.size(); ++c) {
-      if (near(covers[c].box)) pair_covers.push_back(c);
+    for (std::uint32_t b : bodies_pool) consider(kItemBody << 30 | b);
+    for (std::uint32_t c = 0; c < covers.size(); ++c) consider(kItemCover << 30 | c);
+    for (std::uint32_t h = 0; h < hills.size(); ++h) consider(kItemHill << 30 | h);
+  }
+
+  // ---- The observer's fan ----
+  //
+  // Blockers around one observer sorted into kBins angular bins (as seen from
+  // the centre c of its sight points), each widened so that a pair's capsule
+  // toward any target direction meets only blockers in that direction's bin
+  // or in fan_near. A point of a capsule of radius R <= max_prad at distance
+  // D' > R from c lies within asin(R/D') of the target's direction; a blocker
+  // circle (centre at distance D, radius rad) reaches within asin(rad/D) of
+  // its centre's direction. asin(x) <= x / sqrt(1 - x^2), and the approximate atan2
+  // errs by under 0.004 rad, covered by kFanMargin.
+  static constexpr std::uint32_t kItemBody = 0, kItemCover = 1, kItemHill = 2;
+  static constexpr std::uint32_t kItemIndex = (1u << 30) - 1;
+  static constexpr int kBins = 64;
+  static constexpr double kFanMargin = 0.01;
+  mutable std::uint32_t fan_for = UINT32_MAX;
+  bool lazy_fans = false;  // compute(): build an observer's fan when first needed
+  mutable std::vector<std::uint32_t> fan_near;
+  mutable std::array<std::vector<std::uint32_t>, kBins> fan_bins;
+  double max_prad = 0;
+
+  static double fast_atan2(double y, double x) {
+    const double ax = std::abs(x);
+    const double ay = std::abs(y);
+    const double mx = std::max(ax, ay);
+    if (mx == 0) return 0;
+    const double z = std::min(ax, ay) / mx;
+    double ang = z * (kPi / 4) + 0.273 * z * (1 - z);  // |error| < 0.0039 rad
+    if (ay > ax) ang = kPi / 2 - ang;
+    if (x < 0) ang = kPi - ang;
+    return y < 0 ? -ang : ang;
+  }
+  static int bin_of(double ang) {
+    const int b = static_cast<int>(std::floor((ang + kPi) * (kBins / (2 * kPi))));
+    return ((b % kBins) + kBins) % kBins;
+  }
+
+  void build_fan(std::uint32_t oi) const {
+    fan_for = oi;
+    fan_near.clear();
+    for (auto& bin : fan_bins) bin.clear();
+    const Vec2 c = objs[oi].pcen;
+    const double big_r = max_prad;
+    auto place = [&](std::uint32_t item, Vec2 centre, double rad) {
+      const Vec2 v = centre - c;
+      const double dist = length(v);
+      if (dist <= big_r + rad + kFanMargin) {
+        fan_near.push_back(item);
+        return;
+      }
+      // asin(x) <= x / sqrt(1 - x^2) for 0 <= x < 1.
+      auto asin_bound = [](double x) { return x >= 1 ? kPi : x / std::sqrt(1 - x * x); };
+      const double w = asin_bound(big_r / (dist - rad)) + asin_bound(rad / dist) + kFanMargin;
+      if (w >= kPi) {
+        fan_near.push_back(item);
+        return;
+      }
+      const double ang = fast_atan2(v.y, v.x);
+      const int b0 = static_cast<int>(std::floor((ang - w + kPi) * (kBins / (2 * kPi))));
+      const int b1 = static_cast<int>(std::floor((ang + w + kPi) * (kBins / (2 * kPi))));
+      for (int b = b0; b <= b1; ++b) fan_bins[static_cast<std::size_t>(((b % kBins) + kBins) % kBins)].push_back(item);
+    };
+    for (std::uint32_t b : pool) {
+      if (b != oi) place(kItemBody << 30 | b, objs[b].cen, objs[b].rad);
     }
-    pair_hills.clear();
-    const double top = std::max(o.elevation, t.elevation);
-    for (std::uint32_t h = 0; h < hills.size(); ++h) {
-      if (hills[h].elevation > top && near(hills[h].box)) pair_hills.push_back(h);
-    }
+    for (std::uint32_t k = 0; k < covers.size(); ++k) place(kItemCover << 30 | k, covers[k].cen, covers[k].rad);
+    for (std::uint32_t k = 0; k < hills.size(); ++k) place(kItemHill << 30 | k, hills[k].cen, hills[k].rad);
   }
 
   static double half_diagonal(const Aabb& b) { return length(b.max - b.min) * 0.5; }
@@ -586,6 +846,7 @@ struct Prepared {
   }
 
   SightResult line_verdict(std::uint32_t oi, Vec2 eye, std::uint32_t ti, Vec2 mark, Cache& cache) const {
+    // Cached bodies first: a hit settles the line without gathering.
     const Obj& o = objs[oi];
     const Obj& t = objs[ti];
     const Vec2 ab = mark - eye;
@@ -601,6 +862,7 @@ struct Prepared {
         return r;
       }
     }
+    if (!gathered) gather_pair(oi, ti, pool);
     switch (cache.kind) {
       case Cache::kBody:
         break;
@@ -764,9 +1026,29 @@ struct Prepared {
     double limit = kInf;
     std::uint32_t which = 0;
     const Vec2 ab = mark - eye;
+    // No cover limit can bite a line this short, either way round.
+    if (len <= std::min(rules->cover_range, rules->cover_edge_seen_range) + kGeomEpsilon) {
+      return {true, SightBlock::kNone, 0};
+    }
     for (std::uint32_t c : which_covers) {
       const Cover& cv = covers[c];
       if (!box_hits_segment(cv.box, eye, ab)) continue;
+      const bool eye_in = cv.box.contains(eye) && inside_fast(*cv.poly, eye);
+      const bool mark_in = cv.box.contains(mark) && inside_fast(*cv.poly, mark);
+      if (!eye_in && !mark_in) {
+        // Only intervening stretches: any one counts unless seen over.
+        if (o.sig_high) {
+          line_crossed = true;
+          continue;
+        }
+        if (len > rules->cover_range + kGeomEpsilon && enters_interior(*cv.poly, eye, mark, len)) {
+          line_crossed = true;
+          limit = rules->cover_range;
+          which = c;
+          break;
+        }
+        continue;
+      }
       for_each_stretch(*cv.poly, eye, mark, [&](double t0, double t1) {
         const double stretch = (t1 - t0) * len;
         if (stretch <= kGraze) return;
@@ -844,22 +1126,71 @@ struct Prepared {
         return hidden_by(bi);
       }
     }
+    // Target points hidden from the whole observer by bodies around them.
+    std::uint64_t done = 0;
+    bool all_done = t.p1 - t.p0 <= 64;
+    std::uint32_t named = UINT32_MAX;
+    for (std::uint32_t m = t.p0; m < t.p1 && m - t.p0 < 64; ++m) {
+      const std::uint32_t b = span_hides(oi, m);
+      if (b != UINT32_MAX) {
+        done |= std::uint64_t{1} << (m - t.p0);
+        named = b;
+      } else {
+        all_done = false;
+      }
+    }
+    if (all_done) {
+      // Spans hold bodies at least as high as the observer: symmetric only
+      // if the target cannot see over them either.
+      pair_sym = o.elevation == t.elevation;
+      return hidden_by(named);
+    }
     Cache cache;
-    bool gathered = false;  // candidates are gathered once a line is in range
+    gathered = false;
+    const double cover_reach = std::max(rules->cover_range, rules->cover_edge_seen_range) + kGeomEpsilon;
+    const double cover_reach2 = cover_reach * cover_reach;
     bool tried_whole = false;
     bool sym = true;        // every line so far is decided the same both ways
     const double range = range_of(o);
     SightResult last{false, SightBlock::kNoPoints, 0};
     for (std::uint32_t e = o.p0; e < o.p1; ++e) {
       for (std::uint32_t m = t.p0; m < t.p1; ++m) {
-        if (sq(points[m] - points[e]) > range * range) {
+        if (m - t.p0 < 64 && ((done >> (m - t.p0)) & 1u)) {
+          last = hidden_by(named);
+          sym = sym && o.elevation == t.elevation;
+          continue;
+        }
+        const double len2 = sq(points[m] - points[e]);
+        if (len2 > range * range) {
           last = {false, SightBlock::kRange, 0};
           sym = sym && same_range(o, t);
           continue;
         }
-        if (!gathered) {
-          gather_pair(oi, ti, pool);
-          gathered = true;
+        // An end inside a hill higher than both objects: the line enters it.
+        if (std::max(pt_hill_top[e], pt_hill_top[m]) > std::max(o.elevation, t.elevation)) {
+          last = {false, SightBlock::kHill, 0};
+          continue;  // hills block both ways
+        }
+        // An end deep in cover (no edge exception applies): the cover ranges bound the line.
+        if (len2 > cover_reach2 && ((pt_in_cover[m] && !(t.edge && t.shot)) || (pt_in_cover[e] && !o.edge))) {
+          last = {false, SightBlock::kCover, 0};
+          sym = sym && cover_symmetric(o, t);
+          continue;
+        }
+        {
+          // Near one end or the other, a neighbour's shadow settles most lines.
+          std::uint32_t b = shadowed(m, points[e] - points[m], oi, oi, ti, false);
+          if (b == UINT32_MAX) b = shadowed(e, points[m] - points[e], oi, oi, ti, true);
+          if (b != UINT32_MAX) {
+            if (objs[b].block == BlockClass::kUnformed) {
+              last = {false, SightBlock::kUnformed, objs[b].id};
+              sym = false;
+            } else {
+              last = hidden_by(b);
+              sym = sym && blocks_outright_for(ti, b);
+            }
+            continue;
+          }
         }
         last = line(oi, points[e], ti, points[m], cache);
         if (last.visible) {
@@ -892,6 +1223,7 @@ struct Prepared {
 
   const std::vector<SeatMask>& compute() {
     const std::uint32_t n = static_cast<std::uint32_t>(objs.size());
+    lazy_fans = true;
     memo_stride = (n + 63) / 64;
     hidden_memo.assign(n * memo_stride, 0);
     seen.assign(n, 0);
@@ -903,16 +1235,20 @@ struct Prepared {
       // Everything that could be seen or could block lies within range of
       // the observer's sight points (a blocker sits on a sight line).
       near_objs.clear();
+      for (std::uint32_t j = 0; j < n; ++j) {
+        if (j == oi || (seen[j] & o.seats) == o.seats) continue;
+        const Obj& c = objs[j];
+        if (c.pts_box.distance_to(o.pts_box) <= range && !cover_bound_apart(o, c) && !memo_get(oi, j))
+          near_objs.push_back(j);
+      }
+      if (near_objs.empty()) continue;
       pool.clear();
       const Aabb reach = o.pts_box.expanded(range);
       for (std::uint32_t j = 0; j < n; ++j) {
-        const Obj& c = objs[j];
-        if (c.block != BlockClass::kNone && c.box.intersects(reach)) pool.push_back(j);
-        if (j != oi && (seen[j] & o.seats) != o.seats && c.pts_box.distance_to(o.pts_box) <= range &&
-            !cover_bound_apart(o, c) && !memo_get(oi, j))
-          near_objs.push_back(j);
+        if (objs[j].block != BlockClass::kNone && objs[j].box.intersects(reach)) pool.push_back(j);
       }
       recent_n = 0;
+      fan_for = UINT32_MAX;  // built on the first pair that needs a search
       for (std::uint32_t ti : near_objs) {
         if (pair(oi, ti).visible) seen[ti] |= o.seats;
       }

@@ -90,11 +90,15 @@ struct SightResult {
   std::uint32_t blocker = 0;
 };
 
-// The points an object sees from and is seen at when the scene gives none: the
-// centre and the four corners of the envelope of its bases (pulled in 1% of
-// the envelope size so bodies in contact do not meet at a shared corner) for
-// one base or a line/column, or each base's centre plus the envelope's corners
-// for an object whose bases are not contiguous (unformed). Order: centre first.
+// The points an object sees from and is seen at when the scene gives none:
+//  * one base (a gun, a leader, a messenger, a marker): its centre -- a model
+//    is seen or not as a whole;
+//  * bases that make one body (a line, a column, a block): the centre and the
+//    four corners of their envelope, pulled in 1% so bodies in contact do not
+//    meet at a shared corner;
+//  * bases spaced apart (unformed): each base's centre, then the envelope's
+//    corners.
+// Order: centre(s) first, the four corners last.
 std::vector<Vec2> default_sight_points(std::span<const OrientedRect> bases);
 
 // One sight line: can `observer` at `eye` see `target` at `mark`?

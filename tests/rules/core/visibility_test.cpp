@@ -22,12 +22,21 @@ VisibilityRules malbrook_like() {
   return r;
 }
 
+// A body of two bases side by side (a single base is one model, seen at its
+// centre; two make a body seen at its centre and corners).
 SceneObject body(std::uint32_t id, Vec2 center, double width = 2, double depth = 1, SceneKind kind = SceneKind::kFormed) {
   SceneObject o;
   o.id = id;
   o.kind = kind;
-  o.bases = {OrientedRect{center, width, depth, 0}};
+  o.bases = {OrientedRect{center - Vec2{width / 4, 0}, width / 2, depth, 0},
+             OrientedRect{center + Vec2{width / 4, 0}, width / 2, depth, 0}};
   return o;
+}
+
+void move_to(SceneObject& o, Vec2 center) {
+  const double w = o.bases[0].width;
+  o.bases[0].center = center - Vec2{w / 2, 0};
+  o.bases[1].center = center + Vec2{w / 2, 0};
 }
 
 class Visibility : public ::testing::Test {
@@ -51,7 +60,7 @@ class Visibility : public ::testing::Test {
 TEST_F(Visibility, OpenGroundRange) {
   observer_and_target(36.9);  // nearest sight points 36.9 - 0.98 = 35.92 apart
   EXPECT_TRUE(sees().visible);
-  scene.objects[1].bases[0].center.y = 37.1;  // nearest 36.12: every sight line too long
+  move_to(scene.objects[1], {0, 37.1});  // nearest 36.12: every sight line too long
   const SightResult r = sees();
   EXPECT_FALSE(r.visible);
   EXPECT_EQ(r.reason, SightBlock::kRange);
@@ -62,7 +71,7 @@ TEST_F(Visibility, HigherGroundSeesFarther) {
   EXPECT_EQ(sees().reason, SightBlock::kRange);
   scene.objects[0].elevation = 1;
   EXPECT_TRUE(sees().visible);
-  scene.objects[1].bases[0].center.y = 49.1;
+  move_to(scene.objects[1], {0, 49.1});
   EXPECT_EQ(sees().reason, SightBlock::kRange);
 }
 
@@ -91,7 +100,7 @@ TEST_F(Visibility, GrazingABodyDoesNotBlock) {
   scene.objects[1].sight_points = {{0, 20}};
   scene.objects.push_back(body(7, {1, 10}, 2));  // left flank exactly on the sight line
   EXPECT_TRUE(sees().visible);
-  scene.objects[2].bases[0].center.x = 0.99;
+  move_to(scene.objects[2], {0.99, 10});
   EXPECT_FALSE(sees().visible);
 }
 
@@ -126,7 +135,7 @@ TEST_F(Visibility, UnformedTroopsBlockOnlyBeyondTwo) {
   const SightResult r = sees();
   EXPECT_FALSE(r.visible);
   EXPECT_EQ(r.reason, SightBlock::kUnformed);
-  scene.objects[1].bases[0].center.y = 12.5;  // target's near sight points at 12.01: 1.51 beyond
+  move_to(scene.objects[1], {0, 12.5});  // target's near sight points at 12.01: 1.51 beyond
   EXPECT_TRUE(sees().visible);
 }
 
@@ -181,7 +190,7 @@ TEST_F(Visibility, InsideCoverSightIsTwo) {
   const TerrainMap wood({}, {{"w", AreaKind::kWood, square(-20, -20, 20, 20)}}, {}, {});
   observer_and_target(2.5);  // nearest sight points 1.52 apart
   EXPECT_TRUE(sees(wood).visible);
-  scene.objects[1].bases[0].center.y = 3.5;  // nearest 2.52
+  move_to(scene.objects[1], {0, 3.5});  // nearest 2.52
   EXPECT_EQ(sees(wood).reason, SightBlock::kCover);
 }
 
@@ -210,9 +219,9 @@ TEST_F(Visibility, TroopsAtTheEdgeAreSeenOnlyCloseUnlessTheyShoot) {
   scene.objects[1].shot_this_turn = true;
   EXPECT_TRUE(sees(wood).visible);
   scene.objects[1].shot_this_turn = false;
-  scene.objects[0].bases[0].center.y = 6.6;  // front points at 7.09: 2.42 from the target's nearest
+  move_to(scene.objects[0], {0, 6.6});  // front points at 7.09: 2.42 from the target's nearest
   EXPECT_EQ(sees(wood).reason, SightBlock::kCover);
-  scene.objects[0].bases[0].center.y = 7.1;  // 1.92
+  move_to(scene.objects[0], {0, 7.1});  // 1.92
   EXPECT_TRUE(sees(wood).visible);
 }
 
@@ -230,9 +239,9 @@ TEST_F(Visibility, HigherGroundSeesOverBrigadesAtLeastTwoAway) {
   scene.objects[0].elevation = 1;
   scene.objects.push_back(body(7, {0, 10}, 6));
   EXPECT_TRUE(sees().visible);
-  scene.objects[2].bases[0].center.y = 2;  // edge gap 1: too close to see over
+  move_to(scene.objects[2], {0, 2});  // edge gap 1: too close to see over
   EXPECT_EQ(sees().reason, SightBlock::kBody);
-  scene.objects[2].bases[0].center.y = 3;  // edge gap exactly 2
+  move_to(scene.objects[2], {0, 3});  // edge gap exactly 2
   EXPECT_TRUE(sees().visible);
 }
 
@@ -304,11 +313,17 @@ TEST_F(Visibility, ObjectsWithoutObserversSeeNothing) {
 
 TEST(VisibilityPoints, DefaultSightPoints) {
   const OrientedRect r{{0, 0}, 4, 2, 0};
+  // One base is one model: its centre.
   const auto one = default_sight_points(std::span<const OrientedRect>(&r, 1));
-  ASSERT_EQ(one.size(), 5u);
+  ASSERT_EQ(one.size(), 1u);
   EXPECT_DOUBLE_EQ(one[0].x, 0);
-  EXPECT_NEAR(one[1].x, -1.96, 1e-12);
-  EXPECT_NEAR(one[1].y, 0.98, 1e-12);
+  // Two bases side by side: centre, then the corners pulled in 1%.
+  const std::vector<OrientedRect> pair{{{-1, 0}, 2, 2, 0}, {{1, 0}, 2, 2, 0}};
+  const auto two = default_sight_points(pair);
+  ASSERT_EQ(two.size(), 5u);
+  EXPECT_NEAR(two[0].x, 0, 1e-12);
+  EXPECT_NEAR(two[1].x, -1.96, 1e-12);
+  EXPECT_NEAR(two[1].y, 0.98, 1e-12);
   // A line of bases is one body: the envelope's points.
   const auto line = layout_ranks({0, 0}, 0, 1, 1, 4, 4);
   EXPECT_EQ(default_sight_points(line).size(), 5u);
@@ -333,19 +348,23 @@ TEST(VisibilityProperties, EngineAgreesWithPairwiseCanSee) {
       {{"h", square(20, 20, 35, 30), 1, false, false}, {"hh", square(24, 22, 30, 27), 2, false, true}},
       {{"w", AreaKind::kWood, square(45, 5, 65, 30)}, {"t", AreaKind::kTown, square(8, 36, 18, 46)}}, {}, {});
   const VisibilityRules rules = malbrook_like();
-  for (int round = 0; round < 3; ++round) {
+  for (int round = 0; round < 2; ++round) {
     Scene scene;
-    for (std::uint32_t i = 0; i < 30; ++i) {
+    for (std::uint32_t i = 0; i < 24; ++i) {
       SceneObject o;
       o.id = i;
       o.kind = static_cast<SceneKind>(static_cast<int>(g.next() * 6));
-      const Vec2 c{g.next() * 70, g.next() * 50};
-      o.bases = {OrientedRect{c, 1 + g.next() * 5, 1, g.next() * 360}};
+      const Vec2 c{15 + g.next() * 45, 5 + g.next() * 35};  // dense: screens and neighbours
+      // One model, or a body of up to four bases in a line, a column, or spaced out.
+      const int n = 1 + static_cast<int>(g.next() * 4);
+      const double shape = g.next();
+      o.bases = layout_ranks(c, g.next() * 360, 0.5 + g.next() * 1.5, 1, n, shape < 0.5 ? n : 1,
+                             shape > 0.8 ? 0.7 : 0.0, 0.0);
       o.elevation = terrain.elevation_at(c);
       if (const Hill* h = terrain.top_hill_at(c)) o.significantly_high = h->significantly_high;
       o.at_cover_edge = g.next() < 0.3;
       o.shot_this_turn = g.next() < 0.3;
-      o.observer_for = SeatMask{1} << static_cast<int>(g.next() * 4);
+      o.observer_for = SeatMask{1} << i;  // one seat each: masks show every pair
       scene.objects.push_back(o);
     }
     VisibilityEngine engine;
@@ -368,6 +387,65 @@ TEST(VisibilityProperties, EngineAgreesWithPairwiseCanSee) {
     // Deterministic and reusable.
     EXPECT_EQ(engine.compute(scene, terrain, rules), masks);
   }
+}
+
+
+// Lines of battle with guns in front, a hill and a wood: the engine's
+// shortcuts (neighbours' shadows, screens, cover and hill flags, the reverse
+// view) must agree with plain line-by-line sight for every pair.
+TEST(VisibilityProperties, BattleLinesAgreeWithLineByLine) {
+  const TerrainMap terrain({{"h", square(30, 14, 42, 22), 1, false, false}},
+                           {{"w", AreaKind::kWood, square(4, 20, 12, 27)}}, {}, {});
+  const VisibilityRules rules = malbrook_like();
+  Scene scene;
+  std::uint32_t id = 0;
+  auto add = [&](SceneKind kind, std::vector<OrientedRect> bases, bool shot = false) {
+    SceneObject o;
+    o.id = id;
+    o.kind = kind;
+    o.bases = std::move(bases);
+    o.shot_this_turn = shot;
+    o.elevation = terrain.elevation_at(o.bases[0].center);
+    o.at_cover_edge = terrain.at_edge_of(envelope(o.bases, o.bases[0].facing_deg).polygon(), AreaKind::kWood, 1) != nullptr;
+    o.observer_for = SeatMask{1} << id;
+    scene.objects.push_back(std::move(o));
+    ++id;
+  };
+  for (int side = 0; side < 2; ++side) {
+    const double facing = side == 0 ? 0 : 180;
+    const double dir = side == 0 ? 1 : -1;
+    for (int line = 0; line < 2; ++line) {
+      for (int k = 0; k < 5; ++k) {
+        const Vec2 front{6 + k * 7.0 + line * 2.0, 20 - dir * (6 + line * 4.5)};
+        if (k == 3 && line == 1) {
+          add(SceneKind::kUnformed, layout_ranks(front, facing, 1, 1, 3, 3, 1.0));
+        } else {
+          add(SceneKind::kFormed, layout_ranks(front, facing, 1, 1, 4, k == 2 ? 2 : 4));
+        }
+      }
+    }
+    for (int k = 0; k < 3; ++k) {
+      add(SceneKind::kGun, {OrientedRect::from_front_mid({10 + k * 10.0, 20 - dir * 4}, 1.5, 1, facing)}, k == 1);
+    }
+    add(SceneKind::kLeader, {OrientedRect::from_front_mid({20, 20 - dir * 18}, 0.75, 0.75, facing)});
+  }
+  ASSERT_LE(scene.objects.size(), 64u);
+  const auto masks = compute_visibility(scene, terrain, rules);
+  int seen = 0, hidden = 0;
+  for (std::size_t t = 0; t < scene.objects.size(); ++t) {
+    const auto marks = default_sight_points(scene.objects[t].bases);
+    for (std::size_t o = 0; o < scene.objects.size(); ++o) {
+      if (o == t) continue;
+      bool any = false;
+      for (Vec2 e : default_sight_points(scene.objects[o].bases)) {
+        for (Vec2 m : marks) any = any || line_of_sight(scene, terrain, rules, o, e, t, m).visible;
+      }
+      EXPECT_EQ(((masks[t] >> o) & 1u) == 1u, any) << o << " -> " << t;
+      (any ? seen : hidden) += 1;
+    }
+  }
+  EXPECT_GT(seen, 100);  // the scene exercises both outcomes
+  EXPECT_GT(hidden, 100);
 }
 
 }  // namespace
