@@ -17,6 +17,8 @@ struct ServerConfig {
   std::string log_level = "info";
   std::vector<std::string> allowed_origins;  // besides the server's own origin
   unsigned threads = 0;                  // 0: one per core
+  // Tests only: the clock moves only through POST /debug/clock?advance_seconds=N.
+  bool manual_clock = false;
 
   // Limits.
   std::size_t read_message_max = 64 * 1024;

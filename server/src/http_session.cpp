@@ -4,6 +4,7 @@
 #include <boost/beast/websocket.hpp>
 #include <spdlog/spdlog.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "server/src/version.hpp"
@@ -138,6 +139,18 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     return;
   }
 
+  if (path == "/debug/clock" && state_->manual_clock() != nullptr && req.method() == http::verb::post) {
+    // Tests move time forward to pass deadlines; exists only with --manual-clock.
+    const auto q = target.find("advance_seconds=");
+    long seconds = 0;
+    if (q != std::string::npos) seconds = std::strtol(target.c_str() + q + 16, nullptr, 10);
+    if (seconds <= 0) {
+      return send(error_json(req, http::status::bad_request, "INVALID_ARGUMENT", "advance_seconds=N, N > 0"));
+    }
+    state_->manual_clock()->advance_ms(seconds * 1000);
+    state_->lobby().tick_all();
+    return send(text_response(req, http::status::ok, "text/plain; charset=utf-8", "ok\n"));
+  }
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
     return send(error_json(req, http::status::method_not_allowed, "METHOD_NOT_ALLOWED", "only GET and HEAD"));
   }

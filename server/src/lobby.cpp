@@ -28,14 +28,45 @@ v1::Error error_of(v1::ErrorCode code, std::string message) {
   return e;
 }
 
+rules::GameOptions options_of(const v1::GameSettings& settings) {
+  rules::GameOptions options;
+  options.simultaneous = settings.mode() == v1::PLAY_MODE_SIMULTANEOUS;
+  return options;
+}
+
 v1::Error storage_error(const persistence::StoreError& e) {
   return error_of(v1::ERROR_CODE_STORAGE, "the game store failed: " + e.message + "; nothing was changed");
 }
 
 }  // namespace
 
-Lobby::Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics)
-    : ioc_(ioc), store_(store), metrics_(metrics) {}
+Lobby::Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics, const Clock& clock)
+    : ioc_(ioc), store_(store), metrics_(metrics), clock_(clock) {}
+
+void Lobby::start_ticker() {
+  ticker_ = std::make_unique<net::steady_timer>(ioc_);
+  ticker_->expires_after(std::chrono::seconds(1));
+  ticker_->async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+    if (ec) return;
+    if (auto self = weak.lock()) {
+      self->tick_all();
+      self->start_ticker();
+    }
+  });
+}
+
+void Lobby::stop_ticker() {
+  if (ticker_) ticker_->cancel();
+}
+
+void Lobby::tick_all() {
+  std::vector<std::shared_ptr<Room>> rooms;
+  {
+    std::lock_guard lock(mu_);
+    for (auto& [id, room] : rooms_) rooms.push_back(room);
+  }
+  for (auto& r : rooms) r->tick();
+}
 
 std::size_t Lobby::rooms_loaded() const {
   std::lock_guard lock(mu_);
@@ -96,6 +127,20 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
       return;
   }
 
+  const auto& settings = request.settings();
+  if (settings.step_deadline_seconds() > 0 && settings.step_deadline_seconds() < 10) {
+    send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+               "a step deadline is at least 10 seconds (or 0 for none)");
+    return;
+  }
+  if (settings.step_deadline_seconds() > 30u * 24 * 3600 || settings.grace_seconds() > 7u * 24 * 3600 ||
+      settings.max_pause_seconds() > 30u * 24 * 3600 || settings.spectator_delay_turns() > 100) {
+    send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+               "game settings out of range: deadlines up to 30 days, grace up to 7 days, "
+               "spectator delay up to 100 turns");
+    return;
+  }
+
   const auto seed = random_seed();
   auto loaded = codec::load_scenario(scenario_text, seed);
   if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
@@ -105,6 +150,16 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
     return;
   }
   auto new_game = std::move(std::get<codec::NewGame>(loaded));
+  if (!settings.spectator_side().empty()) {
+    bool known = false;
+    for (const auto& seat : new_game.game->seats()) known = known || seat.side == settings.spectator_side();
+    if (!known) {
+      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "spectator_side '" + settings.spectator_side() + "' is not an army of this scenario");
+      return;
+    }
+  }
+  new_game.game = new_game.game->with_options(options_of(settings));
 
   persistence::GameRecord record;
   record.id = "g" + random_hex(12);
@@ -115,6 +170,7 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
   record.seed.assign(seed.begin(), seed.end());
   record.seed_commitment = seed_commitment(seed, record.id);
   record.created_unix = now_unix();
+  google::protobuf::TextFormat::PrintToString(settings, &record.settings);
   record.turn = new_game.game->turn();
   record.phase = new_game.game->phase();
 
@@ -131,6 +187,14 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
     invite->set_description(seat.description);
     invite->set_token(token);
     seat_records.push_back({record.id, seat.id, seat.description, token_hash(token)});
+  }
+  {
+    const std::string token = random_hex(32);
+    auto* invite = created->add_invites();
+    invite->set_seat(std::string(kSpectatorSeat));
+    invite->set_description("Spectators (delayed view)");
+    invite->set_token(token);
+    seat_records.push_back({record.id, std::string(kSpectatorSeat), invite->description(), token_hash(token)});
   }
 
   // std::function needs a copyable callable: the game rides in a shared holder.
@@ -152,8 +216,8 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
           peer->send(make_outgoing(std::move(e)));
           return;
         }
-        auto room = std::make_shared<Room>(self->ioc_, self->store_, record_copy, std::move(*game_holder),
-                                           std::move(seats_copy), self->metrics_);
+        auto room = std::make_shared<Room>(self->services(), record_copy, std::move(*game_holder),
+                                           std::move(seats_copy));
         self->watch(room);
         {
           std::lock_guard lock(self->mu_);
@@ -173,7 +237,7 @@ void Lobby::join_game(const v1::JoinGame& request, const std::shared_ptr<Peer>& 
     return;
   }
   auto self = shared_from_this();
-  with_room(request.game_id(), [self, peer, correlation_id, token = request.token()](
+  with_room(request.game_id(), [self, peer, correlation_id, request](
                                    std::shared_ptr<Room> room, std::optional<v1::Error> error) {
     if (!room) {
       self->metrics_.errors++;
@@ -183,7 +247,7 @@ void Lobby::join_game(const v1::JoinGame& request, const std::shared_ptr<Peer>& 
       peer->send(make_outgoing(std::move(e)));
       return;
     }
-    room->join(token, peer, correlation_id);
+    room->join(request, peer, correlation_id);
   });
 }
 
@@ -236,9 +300,11 @@ void Lobby::with_room(const std::string& game_id, RoomCallback done) {
                                    "checks of this server version"));
         return;
       }
-      auto game = std::move(std::get<codec::NewGame>(loaded).game);
+      v1::GameSettings settings;
+      google::protobuf::TextFormat::ParseFromString(record.settings, &settings);
+      auto game = std::get<codec::NewGame>(loaded).game->with_options(options_of(settings));
       self->store_.load_steps(game_id, 0, [self, game_id, record = std::move(record), seats = std::move(seats),
-                                           game = std::shared_ptr<rules::Game>(std::move(game)), seed](
+                                           game = std::shared_ptr<rules::Game>(std::move(game))](
                                               std::vector<persistence::StepRecord> steps,
                                               persistence::Status status) mutable {
         if (!status.ok()) {
@@ -246,19 +312,16 @@ void Lobby::with_room(const std::string& game_id, RoomCallback done) {
           return;
         }
         // The log is the game: replay it, checking every recorded state hash.
-        auto replayed = replay(game->clone(), seed, steps);
-        if (replayed.error) {
-          spdlog::error("game {} cannot be loaded: {}", game_id, *replayed.error);
+        auto room = std::make_shared<Room>(self->services(), std::move(record), game->clone(), std::move(seats));
+        if (auto problem = room->restore(steps)) {
+          spdlog::error("game {} cannot be loaded: {}", game_id, *problem);
           self->finish_load(game_id, nullptr,
-                            error_of(v1::ERROR_CODE_STORAGE, "game " + game_id + " cannot be loaded: " +
-                                                                 *replayed.error + "; other games are unaffected"));
+                            error_of(v1::ERROR_CODE_STORAGE, "game " + game_id + " cannot be loaded: " + *problem +
+                                                                 "; other games are unaffected"));
           return;
         }
-        auto room = std::make_shared<Room>(self->ioc_, self->store_, std::move(record), std::move(replayed.game),
-                                           std::move(seats), self->metrics_);
-        room->restore(replayed.events, replayed.last_seq, replayed.open_step);
         self->watch(room);
-        spdlog::info("game {} loaded from the store ({} steps replayed)", game_id, replayed.steps_applied);
+        spdlog::info("game {} loaded from the store ({} log entries)", game_id, steps.size());
         self->finish_load(game_id, std::move(room), std::nullopt);
       });
     });
@@ -282,26 +345,42 @@ std::shared_ptr<Room> Lobby::loaded_room(const std::string& game_id) const {
   return it == rooms_.end() ? nullptr : it->second;
 }
 
-void Lobby::submit_answer(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer,
-                          std::uint64_t correlation_id) {
-  auto room = loaded_room(request.game_id());
+std::shared_ptr<Room> Lobby::joined_room(const std::string& game_id, const std::shared_ptr<Peer>& peer,
+                                        std::uint64_t correlation_id) {
+  auto room = loaded_room(game_id);
   if (!room) {
     send_error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
-               "this connection holds no seat in game " + request.game_id() + "; join it first");
-    return;
+               "this connection holds no seat in game " + game_id + "; join it first");
   }
-  room->submit(request, peer, correlation_id);
+  return room;
+}
+
+void Lobby::standing_orders(const v1::SetStandingOrders& request, const std::shared_ptr<Peer>& peer,
+                            std::uint64_t correlation_id) {
+  if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->standing_orders(request, peer, correlation_id);
+}
+
+void Lobby::umpire_action(const v1::UmpireAction& request, const std::shared_ptr<Peer>& peer,
+                          std::uint64_t correlation_id) {
+  if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->umpire(request, peer, correlation_id);
+}
+
+void Lobby::send_chat(const v1::SendChat& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->chat(request, peer, correlation_id);
+}
+
+void Lobby::list_audit(const v1::ListAudit& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->audit(peer, correlation_id);
+}
+
+void Lobby::submit_answer(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer,
+                          std::uint64_t correlation_id) {
+  if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->submit(request, peer, correlation_id);
 }
 
 void Lobby::lock_answers(const v1::LockAnswers& request, const std::shared_ptr<Peer>& peer,
                          std::uint64_t correlation_id) {
-  auto room = loaded_room(request.game_id());
-  if (!room) {
-    send_error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
-               "this connection holds no seat in game " + request.game_id() + "; join it first");
-    return;
-  }
-  room->lock(request, peer, correlation_id);
+  if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->lock(request, peer, correlation_id);
 }
 
 void Lobby::finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error) {

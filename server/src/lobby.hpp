@@ -3,6 +3,7 @@
 // joining games. Owns the registry of rooms in memory; games load lazily on the
 // first join after a restart.
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -12,6 +13,7 @@
 
 #include "galloper/v1/protocol.pb.h"
 #include "persistence/store.hpp"
+#include "server/src/clock.hpp"
 #include "server/src/metrics.hpp"
 #include "server/src/outgoing.hpp"
 #include "server/src/room.hpp"
@@ -20,7 +22,12 @@ namespace galloper::server {
 
 class Lobby : public std::enable_shared_from_this<Lobby> {
  public:
-  Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics);
+  Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics, const Clock& clock);
+
+  // Checks every loaded game's deadline against the clock once a second.
+  void start_ticker();
+  void stop_ticker();
+  void tick_all();
 
   void list_scenarios(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void create_game(const v1::CreateGame& request, const std::shared_ptr<Peer>& peer,
@@ -32,12 +39,22 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
                      std::uint64_t correlation_id);
   void lock_answers(const v1::LockAnswers& request, const std::shared_ptr<Peer>& peer,
                     std::uint64_t correlation_id);
+  void standing_orders(const v1::SetStandingOrders& request, const std::shared_ptr<Peer>& peer,
+                       std::uint64_t correlation_id);
+  void umpire_action(const v1::UmpireAction& request, const std::shared_ptr<Peer>& peer,
+                     std::uint64_t correlation_id);
+  void send_chat(const v1::SendChat& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void list_audit(const v1::ListAudit& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
 
   std::size_t rooms_loaded() const;
 
  private:
   std::shared_ptr<Room> loaded_room(const std::string& game_id) const;
-  void watch(const std::shared_ptr<Room>& room);  // drop it from the registry if it fails
+  // The loaded room of a request that needs its connection to have joined.
+  std::shared_ptr<Room> joined_room(const std::string& game_id, const std::shared_ptr<Peer>& peer,
+                                    std::uint64_t correlation_id);
+  void watch(const std::shared_ptr<Room>& room);
+  RoomServices services() { return RoomServices{ioc_, store_, metrics_, clock_}; }  // drop it from the registry if it fails
   using RoomCallback = std::function<void(std::shared_ptr<Room>, std::optional<v1::Error>)>;
   void with_room(const std::string& game_id, RoomCallback done);
   void finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error);
@@ -47,6 +64,8 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   net::io_context& ioc_;
   persistence::Store& store_;
   Metrics& metrics_;
+  const Clock& clock_;
+  std::unique_ptr<net::steady_timer> ticker_;
 
   mutable std::mutex mu_;  // guards the two maps below; held only briefly, never across I/O
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;

@@ -14,38 +14,46 @@ std::optional<std::vector<rules::Answer>> decode_step_answers(const persistence:
   return answers;
 }
 
+AppliedStep apply_resolve_entry(const rules::Game& game, const rules::Seed& seed,
+                                const persistence::StepRecord& entry) {
+  AppliedStep out;
+  const std::string where = "log entry " + std::to_string(entry.seq) + " (step " + std::to_string(game.step()) + ")";
+  auto answers = decode_step_answers(entry);
+  if (!answers) {
+    out.error = where + ": its stored answers are damaged";
+    return out;
+  }
+  rules::KeyedDice dice(seed, game.step());
+  auto resolved = game.resolve(*answers, dice);
+  if (!resolved) {
+    out.error = where + ": the engine refuses its answers (" + resolved.error().reason + ")";
+    return out;
+  }
+  if (resolved.value().next->state_hash() != entry.state_hash) {
+    out.error = where + ": the state differs from the one recorded (hash " +
+                std::to_string(resolved.value().next->state_hash()) + ", recorded " +
+                std::to_string(entry.state_hash) + ")";
+    return out;
+  }
+  out.next = std::move(resolved.value().next);
+  out.events = std::move(resolved.value().events);
+  return out;
+}
+
 ReplayResult replay(std::unique_ptr<rules::Game> game, const rules::Seed& seed,
                     const std::vector<persistence::StepRecord>& steps) {
   ReplayResult out;
   out.game = std::move(game);
   for (const auto& step : steps) {
     out.last_seq = step.seq;
-    if (step.superseded) continue;
-    if (step.kind != "resolve") {
-      out.open_step.push_back(step);
-      continue;
-    }
-    out.open_step.clear();
-    auto answers = decode_step_answers(step);
-    if (!answers) {
-      out.error = "step " + std::to_string(step.seq) + ": its stored answers are damaged";
+    if (step.kind != "resolve" || step.superseded) continue;
+    auto applied = apply_resolve_entry(*out.game, seed, step);
+    if (applied.error) {
+      out.error = std::move(applied.error);
       return out;
     }
-    rules::KeyedDice dice(seed, out.game->step());
-    auto resolved = out.game->resolve(*answers, dice);
-    if (!resolved) {
-      out.error = "step " + std::to_string(step.seq) + ": the engine refuses its answers (" +
-                  resolved.error().reason + ")";
-      return out;
-    }
-    auto next = std::move(resolved.value().next);
-    if (next->state_hash() != step.state_hash) {
-      out.error = "step " + std::to_string(step.seq) + ": the state differs from the one recorded (hash " +
-                  std::to_string(next->state_hash()) + ", recorded " + std::to_string(step.state_hash) + ")";
-      return out;
-    }
-    out.events += resolved.value().events.size();
-    out.game = std::move(next);
+    out.events += applied.events.size();
+    out.game = std::move(applied.next);
     ++out.steps_applied;
   }
   return out;

@@ -1,128 +1,146 @@
 #include "server/src/room.hpp"
 
 #include <boost/asio/post.hpp>
+#include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
-
-#include <chrono>
 
 #include "codec/play_codec.hpp"
 #include "codec/view_codec.hpp"
 #include "galloper/v1/store.pb.h"
 #include "server/src/frame_codec.hpp"
+#include "server/src/replay.hpp"
 #include "server/src/tokens.hpp"
 
 namespace galloper::server {
 
 namespace {
 
-std::int64_t now_unix() {
-  return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+constexpr std::size_t kMaxChatLength = 2000;
+constexpr std::size_t kMaxResumeTokens = 32;  // per seat; the oldest lapse first
+constexpr std::size_t kChatHistoryOnJoin = 500;
+
+std::string hex(const rules::Seed& seed) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (auto b : seed) {
+    out += kDigits[b >> 4];
+    out += kDigits[b & 0xf];
+  }
+  return out;
+}
+
+std::string action_name(const v1::UmpireAction& a) {
+  switch (a.action_case()) {
+    case v1::UmpireAction::kPause: return "pause";
+    case v1::UmpireAction::kResume: return "resume";
+    case v1::UmpireAction::kForceResolve: return "force_resolve";
+    case v1::UmpireAction::kSetDeadline: return "set_deadline";
+    case v1::UmpireAction::kBroadcast: return "broadcast";
+    case v1::UmpireAction::kEndGame: return "end_game";
+    case v1::UmpireAction::kRewind: return "rewind";
+    default: return "unknown";
+  }
+}
+
+template <class Message>
+bool parse(const persistence::StepRecord& entry, Message& out) {
+  return out.ParseFromArray(entry.payload.data(), static_cast<int>(entry.payload.size()));
 }
 
 }  // namespace
 
-Room::Room(net::io_context& ioc, persistence::Store& store, persistence::GameRecord record,
-           std::unique_ptr<rules::Game> game, std::vector<persistence::SeatRecord> seats, Metrics& metrics)
-    : strand_(net::make_strand(ioc)),
-      store_(store),
+Room::Room(RoomServices services, persistence::GameRecord record, std::unique_ptr<rules::Game> game,
+           std::vector<persistence::SeatRecord> seats)
+    : strand_(net::make_strand(services.ioc)),
+      services_(services),
       record_(std::move(record)),
-      game_(std::move(game)),
-      metrics_(metrics) {
+      game_(std::move(game)) {
   if (record_.seed.size() == seed_.size()) std::copy(record_.seed.begin(), record_.seed.end(), seed_.begin());
-  for (const auto& s : game_->seats()) {
-    SeatState state{s, {}, {}, {}};
+  if (!record_.settings.empty()) {
+    google::protobuf::TextFormat::ParseFromString(record_.settings, &settings_);  // written by us
+  }
+  view_settings_.side_shared_vision = settings_.vision() == v1::VISION_SIDE_SHARED;
+
+  auto all = game_->seats();
+  all.push_back(rules::Seat{std::string(kSpectatorSeat), rules::SeatRole::kSpectator, {}, {},
+                            "Spectators (delayed view)"});
+  for (auto& s : all) {
+    SeatState state;
+    state.seat = std::move(s);
     for (const auto& stored : seats) {
-      if (stored.seat == s.id) state.invite_hash = stored.token_hash;
+      if (stored.seat == state.seat.id) state.invite_hash = stored.token_hash;
     }
     seats_.push_back(std::move(state));
   }
+  turn_start_[game_->turn()] = game_->clone();
   refresh_pending();
-  metrics_.games_loaded++;
+  services_.metrics.games_loaded++;
 }
 
-Room::~Room() { metrics_.games_loaded--; }
+Room::~Room() { services_.metrics.games_loaded--; }
 
-void Room::restore(std::uint64_t events_so_far, std::uint64_t last_seq,
-                   const std::vector<persistence::StepRecord>& open_step) {
-  event_seq_ = events_so_far;
-  log_seq_ = last_seq;
-  const auto step = game_->step();
-  for (const auto& entry : open_step) {
-    if (entry.kind == "answer") {
+// ---- Loading. ----
+
+std::optional<std::string> Room::restore(const std::vector<persistence::StepRecord>& log) {
+  for (const auto& entry : log) {
+    log_seq_ = entry.seq;
+    if (entry.superseded) continue;
+    const auto step = game_->step();
+    const std::string bad = "log entry " + std::to_string(entry.seq) + " (" + entry.kind + ") is damaged";
+    if (entry.kind == "resolve") {
+      auto applied = apply_resolve_entry(*game_, seed_, entry);
+      if (applied.error) return applied.error;
+      apply_resolution(std::move(applied.next), applied.events);
+    } else if (entry.kind == "answer") {
       v1::StoredAnswer a;
-      if (a.ParseFromArray(entry.payload.data(), static_cast<int>(entry.payload.size())) && a.step() == step) {
+      if (!parse(entry, a)) return bad;
+      if (a.step() == step) {
         auto answer = codec::from_proto(a.answer().answer(), a.answer().seat());
         answers_[answer.decision_id] = std::move(answer);
       }
     } else if (entry.kind == "lock") {
       v1::StoredLock l;
-      if (l.ParseFromArray(entry.payload.data(), static_cast<int>(entry.payload.size())) && l.step() == step) {
+      if (!parse(entry, l)) return bad;
+      if (l.step() == step) {
         for (const auto& d : l.defaulted()) {
           auto answer = codec::from_proto(d.answer(), d.seat());
           answers_[answer.decision_id] = std::move(answer);
         }
         locked_.insert(l.seat());
       }
+    } else if (entry.kind == "deadline") {
+      v1::StoredDeadline d;
+      if (!parse(entry, d)) return bad;
+      if (d.step() == step) deadline_ms_ = d.deadline_ms();
+    } else if (entry.kind == "umpire") {
+      v1::StoredUmpire u;
+      if (!parse(entry, u)) return bad;
+      apply_umpire(u.seat(), u.action(), u.at_ms());
+    } else if (entry.kind == "chat") {
+      v1::ChatMessage c;
+      if (!parse(entry, c)) return bad;
+      chat_.push_back(std::move(c));
+    } else if (entry.kind == "standing") {
+      v1::StoredStanding st;
+      if (!parse(entry, st)) return bad;
+      if (auto* seat = seat_named(st.seat())) seat->standing = {st.by_kind().begin(), st.by_kind().end()};
     }
   }
+  return std::nullopt;
 }
 
 void Room::start() {
-  net::post(strand_, [self = shared_from_this()] { self->advance_if_idle(); });
-}
-
-void Room::advance_if_idle() {
-  if (failed_ || resolving_ || game_->finished() || !pending_.empty()) return;
-  // The engine resolves on to the next decision; a state that asks for
-  // nothing twice running is a bug there, not a reason to spin.
-  if (++idle_resolutions_ > 2) {
-    spdlog::error("game {}: the engine asks for no decision at step {} and has not ended", record_.id,
-                  game_->step());
-    return;
-  }
-  resolve_step();
-}
-
-void Room::append(std::string kind, const google::protobuf::MessageLite& payload, rules::StateHash hash,
-                  std::function<void()> committed) {
-  persistence::StepRecord record;
-  record.game_id = record_.id;
-  record.seq = ++log_seq_;
-  record.kind = std::move(kind);
-  const std::string bytes = payload.SerializeAsString();
-  record.payload.assign(bytes.begin(), bytes.end());
-  record.state_hash = hash;
-  record.created_unix = now_unix();
-  // The writer is first-in first-out, so entries commit in the order written.
-  store_.append_step(std::move(record), [self = shared_from_this(), committed = std::move(committed)](
-                                            persistence::Status status) mutable {
-    net::post(self->strand_, [self, committed = std::move(committed), status] {
-      if (self->failed_) return;
-      if (!status.ok()) return self->fail(status.error->message);
-      committed();
-    });
+  net::post(strand_, [self = shared_from_this()] {
+    if (!self->pending_.empty() && self->deadline_ms_ == 0) self->open_deadline();
+    self->advance_if_idle();
   });
-}
-
-void Room::fail(const std::string& why) {
-  // What is in memory may now be ahead of the disk. Stop, and let the next
-  // join load the game again from what was committed.
-  failed_ = true;
-  spdlog::error("game {}: a write failed ({}); the game will be reloaded from the store", record_.id, why);
-  auto e = make_error(0, v1::ERROR_CODE_STORAGE,
-                      "the game could not be saved (" + why + "); rejoin to continue from the last saved point");
-  (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
-  auto message = make_outgoing(std::move(e));
-  for (auto& seat : seats_) send_to_seat(seat, message);
-  if (on_failed_) on_failed_(record_.id);
 }
 
 // ---- Requests, posted onto the strand. ----
 
-void Room::join(std::string token, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
-  net::post(strand_, [self = shared_from_this(), token = std::move(token), peer = std::move(peer),
-                      correlation_id] { self->do_join(token, peer, correlation_id); });
+void Room::join(v1::JoinGame request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
+                      correlation_id] { self->do_join(request, peer, correlation_id); });
 }
 
 void Room::submit(v1::SubmitAnswer request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
@@ -135,7 +153,56 @@ void Room::lock(v1::LockAnswers request, std::shared_ptr<Peer> peer, std::uint64
                       correlation_id] { self->do_lock(request, peer, correlation_id); });
 }
 
-// ---- Seats. ----
+void Room::standing_orders(v1::SetStandingOrders request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
+                      correlation_id] { self->do_standing(request, peer, correlation_id); });
+}
+
+void Room::umpire(v1::UmpireAction request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
+                      correlation_id] { self->do_umpire(request, peer, correlation_id); });
+}
+
+void Room::chat(v1::SendChat request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
+                      correlation_id] { self->do_chat(request, peer, correlation_id); });
+}
+
+void Room::audit(std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+  net::post(strand_, [self = shared_from_this(), peer = std::move(peer), correlation_id] {
+    self->do_audit(peer, correlation_id);
+  });
+}
+
+void Room::tick() {
+  net::post(strand_, [self = shared_from_this()] {
+    if (self->failed_ || self->ended()) return;
+    const auto now = self->services_.clock.now_ms();
+    if (self->paused_ && self->pause_until_ms_ != 0 && now >= self->pause_until_ms_) {
+      v1::UmpireAction resume;
+      resume.set_game_id(self->record_.id);
+      resume.set_reason("the player's pause ran out");
+      resume.mutable_resume();
+      v1::StoredUmpire stored;
+      stored.set_seat("server");
+      *stored.mutable_action() = resume;
+      stored.set_at_ms(now);
+      stored.set_step(self->game_->step());
+      self->apply_umpire("server", resume, now);
+      self->append("umpire", stored, 0, [self] { self->notice("resumed", "the pause ran out; play resumes"); });
+      return;
+    }
+    if (self->paused_ || self->resolving_ || self->deadline_ms_ == 0 || self->pending_.empty()) return;
+    if (now < self->deadline_ms_ + static_cast<std::int64_t>(self->settings_.grace_seconds()) * 1000) return;
+    for (const auto& seat : self->owing_seats()) {
+      if (self->locked_.contains(seat)) continue;
+      if (auto* s = self->seat_named(seat)) self->lock_with_defaults(*s, "missed the deadline");
+    }
+    if (self->locked_.size() == self->owing_seats().size()) self->resolve_step();
+  });
+}
+
+// ---- Seats and roles. ----
 
 Room::SeatState* Room::seat_for_token(const std::string& token) {
   // Compare against every stored hash, without stopping at the first match,
@@ -159,12 +226,21 @@ Room::SeatState* Room::seat_of(const std::shared_ptr<Peer>& peer) {
   return nullptr;
 }
 
+Room::SeatState* Room::seat_named(std::string_view id) {
+  for (auto& s : seats_) {
+    if (s.seat.id == id) return &s;
+  }
+  return nullptr;
+}
+
+std::size_t Room::index_of(const SeatState& seat) const { return static_cast<std::size_t>(&seat - seats_.data()); }
+
 void Room::error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code,
                  std::string message) {
   spdlog::info("{} error {}: {}", peer->describe(), v1::ErrorCode_Name(code), message);
   auto e = make_error(correlation_id, code, std::move(message));
   (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
-  metrics_.errors++;
+  services_.metrics.errors++;
   peer->send(make_outgoing(std::move(e)));
 }
 
@@ -175,87 +251,12 @@ void Room::send_to_seat(SeatState& seat, const OutgoingPtr& message) {
   }
 }
 
-void Room::do_join(const std::string& token, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
-  SeatState* seat = seat_for_token(token);
-  if (seat == nullptr) {
-    spdlog::warn("{} join refused: token matches no seat of game {}", peer->describe(), record_.id);
-    error(peer, correlation_id, v1::ERROR_CODE_BAD_TOKEN,
-          "that token does not open any seat of game " + record_.id + "; ask the umpire for a fresh invite link");
-    return;
-  }
-  // One connection holds one seat of a game at a time: a second join moves it.
-  if (SeatState* previous = seat_of(peer); previous != nullptr && previous != seat) {
-    std::erase_if(previous->peers, [&](const std::weak_ptr<Peer>& p) { return p.lock() == peer; });
-  }
-
-  // A resume token lets this connection come back without the invite.
-  const std::string resume = random_hex(32);
-  seat->resume_hashes.push_back(token_hash(resume));
-  constexpr std::size_t kMaxResumeTokens = 32;  // per seat; the oldest lapse first
-  if (seat->resume_hashes.size() > kMaxResumeTokens) seat->resume_hashes.erase(seat->resume_hashes.begin());
-  std::erase_if(seat->peers, [&](const std::weak_ptr<Peer>& p) { return p.expired() || p.lock() == peer; });
-  seat->peers.push_back(peer);
-  peer->set_seat(record_.id, seat->seat.id);
-  spdlog::info("{} joined", peer->describe());
-
-  v1::Envelope reply;
-  reply.set_correlation_id(correlation_id);
-  auto* joined = reply.mutable_joined();
-  joined->set_game_id(record_.id);
-  joined->set_seat(seat->seat.id);
-  joined->set_resume_token(resume);
-  fill_view(seat->seat.id, joined->mutable_view());
-  peer->send(make_outgoing(std::move(reply)));
-
-  v1::Envelope owed;
-  fill_decisions(seat->seat.id, owed.mutable_decisions());
-  peer->send(make_outgoing(std::move(owed)));
-
-  v1::Envelope status;
-  auto* st = status.mutable_seat_status();
-  st->set_game_id(record_.id);
-  st->set_step(game_->step());
-  for (const auto& s : owing_seats()) {
-    st->add_owing(s);
-    if (locked_.contains(s)) st->add_locked(s);
-  }
-  peer->send(make_outgoing(std::move(status)));
+void Room::send_to_all(const OutgoingPtr& message) {
+  for (auto& seat : seats_) send_to_seat(seat, message);
 }
 
-// ---- The step. ----
-
-void Room::refresh_pending() {
-  pending_ = game_->finished() ? std::vector<rules::Decision>{} : game_->pending();
-  answers_.clear();
-  locked_.clear();
-}
-
-std::set<std::string> Room::owing_seats() const {
-  std::set<std::string> out;
-  for (const auto& d : pending_) out.insert(d.seat);
-  return out;
-}
-
-void Room::fill_view(const std::string& seat, v1::GameView* out) const {
-  codec::to_proto(game_->view_for(seat, view_settings_), out);
-  out->set_game_id(record_.id);
-  out->set_seed_commitment(record_.seed_commitment);
-  if (!record_.title.empty()) out->set_title(record_.title);
-  out->set_sequence(event_seq_);
-}
-
-void Room::fill_decisions(const std::string& seat, v1::DecisionsOwed* out) const {
-  out->set_game_id(record_.id);
-  out->set_step(game_->step());
-  for (const auto& d : pending_) {
-    if (d.seat != seat) continue;
-    codec::to_proto(d, out->add_decisions());
-    if (auto it = answers_.find(d.id); it != answers_.end()) codec::to_proto(it->second, out->add_answers());
-  }
-  out->set_locked(locked_.contains(seat));
-}
-
-Room::SeatState* Room::play_seat(const std::shared_ptr<Peer>& peer, std::uint64_t step, std::uint64_t correlation_id) {
+Room::SeatState* Room::acting_seat(const std::shared_ptr<Peer>& peer, std::uint64_t step, const std::string& for_seat,
+                                   std::uint64_t correlation_id) {
   if (failed_) {
     error(peer, correlation_id, v1::ERROR_CODE_STORAGE, "this game is being reloaded; rejoin it");
     return nullptr;
@@ -266,8 +267,28 @@ Room::SeatState* Room::play_seat(const std::shared_ptr<Peer>& peer, std::uint64_
           "this connection holds no seat in game " + record_.id + "; join with your invite link first");
     return nullptr;
   }
-  if (game_->finished()) {
+  if (is_spectator(*seat)) {
+    error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED, "spectators watch; they do not play");
+    return nullptr;
+  }
+  if (!for_seat.empty() && for_seat != seat->seat.id) {
+    if (!is_umpire(*seat)) {
+      error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+            "only the umpire may act for another seat; you hold " + seat->seat.id);
+      return nullptr;
+    }
+    seat = seat_named(for_seat);
+    if (seat == nullptr || is_spectator(*seat)) {
+      error(peer, correlation_id, v1::ERROR_CODE_NOT_FOUND, "game " + record_.id + " has no seat " + for_seat);
+      return nullptr;
+    }
+  }
+  if (ended()) {
     error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "the game has ended");
+    return nullptr;
+  }
+  if (paused_) {
+    error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "the game is paused");
     return nullptr;
   }
   if (step != game_->step() || resolving_) {
@@ -284,9 +305,153 @@ Room::SeatState* Room::play_seat(const std::shared_ptr<Peer>& peer, std::uint64_
   return seat;
 }
 
+// ---- Join. ----
+
+void Room::do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  SeatState* seat = seat_for_token(request.token());
+  if (seat == nullptr) {
+    spdlog::warn("{} join refused: token matches no seat of game {}", peer->describe(), record_.id);
+    error(peer, correlation_id, v1::ERROR_CODE_BAD_TOKEN,
+          "that token does not open any seat of game " + record_.id + "; ask the umpire for a fresh invite link");
+    return;
+  }
+  // One connection holds one seat of a game at a time: a second join moves it.
+  for (auto& other : seats_) {
+    std::erase_if(other.peers, [&](const std::weak_ptr<Peer>& p) { return p.expired() || p.lock() == peer; });
+  }
+  // A resume token lets this connection come back without the invite.
+  const std::string resume = random_hex(32);
+  seat->resume_hashes.push_back(token_hash(resume));
+  if (seat->resume_hashes.size() > kMaxResumeTokens) seat->resume_hashes.erase(seat->resume_hashes.begin());
+  seat->peers.push_back(peer);
+  peer->set_seat(record_.id, seat->seat.id);
+  spdlog::info("{} joined", peer->describe());
+
+  v1::Envelope reply;
+  reply.set_correlation_id(correlation_id);
+  auto* joined = reply.mutable_joined();
+  joined->set_game_id(record_.id);
+  joined->set_seat(seat->seat.id);
+  joined->set_resume_token(resume);
+  fill_view(*seat, joined->mutable_view());
+  peer->send(make_outgoing(std::move(reply)));
+
+  if (!is_spectator(*seat)) {
+    v1::Envelope owed;
+    fill_decisions(seat->seat.id, owed.mutable_decisions());
+    peer->send(make_outgoing(std::move(owed)));
+  }
+  v1::Envelope status;
+  auto* st = status.mutable_seat_status();
+  st->set_game_id(record_.id);
+  st->set_step(game_->step());
+  for (const auto& s : owing_seats()) {
+    st->add_owing(s);
+    if (locked_.contains(s)) st->add_locked(s);
+  }
+  peer->send(make_outgoing(std::move(status)));
+  send_history(*seat, peer, request.last_sequence());
+}
+
+void Room::send_history(SeatState& seat, const std::shared_ptr<Peer>& peer, std::uint64_t after_sequence) {
+  v1::Envelope env;
+  auto* since = env.mutable_events_since();
+  since->set_game_id(record_.id);
+  if (after_sequence > 0) {
+    const auto bit = std::uint64_t{1} << index_of(seat);
+    const bool all = is_umpire(seat) || ended();
+    const auto spectator_turn_limit = spectator_turn();
+    for (std::size_t i = static_cast<std::size_t>(std::min<std::uint64_t>(after_sequence, history_.size()));
+         i < history_.size(); ++i) {
+      const auto& h = history_[i];
+      if (is_spectator(seat) && !ended() && h.wire.turn() > spectator_turn_limit) break;
+      if (all || (h.seat_mask & bit) != 0) *since->add_events() = h.wire;
+    }
+  }
+  std::vector<const v1::ChatMessage*> readable;
+  for (const auto& c : chat_) {
+    if (may_read(seat, c)) readable.push_back(&c);
+  }
+  const std::size_t first = readable.size() > kChatHistoryOnJoin ? readable.size() - kChatHistoryOnJoin : 0;
+  for (std::size_t i = first; i < readable.size(); ++i) *since->add_chat() = *readable[i];
+  peer->send(make_outgoing(std::move(env)));
+}
+
+// ---- The step. ----
+
+void Room::refresh_pending() {
+  pending_ = ended() ? std::vector<rules::Decision>{} : game_->pending();
+  answers_.clear();
+  locked_.clear();
+}
+
+std::set<std::string> Room::owing_seats() const {
+  std::set<std::string> out;
+  for (const auto& d : pending_) out.insert(d.seat);
+  return out;
+}
+
+std::uint32_t Room::spectator_turn() const {
+  const auto now = game_->turn();
+  const auto delay = settings_.spectator_delay_turns();
+  if (ended() || delay == 0) return now;
+  const auto first = turn_start_.empty() ? now : turn_start_.begin()->first;
+  return now > first + delay ? now - delay : first;
+}
+
+const rules::Game& Room::spectator_state() const {
+  if (ended() || settings_.spectator_delay_turns() == 0) return *game_;
+  auto it = turn_start_.upper_bound(spectator_turn());
+  if (it == turn_start_.begin()) return *game_;
+  return *std::prev(it)->second;
+}
+
+void Room::fill_view(const SeatState& seat, v1::GameView* out) const {
+  if (ended()) {
+    // At the end of the game everything is revealed.
+    codec::to_proto(game_->view_for("umpire", view_settings_), out);
+    out->set_seat(seat.seat.id);
+    out->set_seed_hex(hex(seed_));
+  } else if (is_spectator(seat)) {
+    const std::string as =
+        settings_.spectator_side().empty() ? std::string("umpire") : settings_.spectator_side() + "/army";
+    rules::ViewSettings shared;
+    shared.side_shared_vision = true;
+    const auto& state = spectator_state();
+    codec::to_proto(state.view_for(as, shared), out);
+    out->set_seat(seat.seat.id);
+    out->set_delayed_turns(game_->turn() - state.turn());
+  } else {
+    codec::to_proto(game_->view_for(seat.seat.id, view_settings_), out);
+  }
+  out->set_game_id(record_.id);
+  out->set_seed_commitment(record_.seed_commitment);
+  if (!record_.title.empty()) out->set_title(record_.title);
+  out->set_sequence(history_.size());
+  out->set_step(game_->step());
+  out->set_deadline_unix(deadline_ms_ / 1000);
+  out->set_paused(paused_);
+  out->set_ended(ended());
+}
+
+void Room::fill_decisions(const std::string& seat, v1::DecisionsOwed* out) const {
+  out->set_game_id(record_.id);
+  out->set_step(game_->step());
+  // The umpire sees every decision (to answer for empty seats), but not
+  // what the other seats answered.
+  const bool umpire = seat == "umpire";
+  for (const auto& d : pending_) {
+    if (d.seat != seat && !umpire) continue;
+    codec::to_proto(d, out->add_decisions());
+    if (d.seat != seat) continue;
+    if (auto it = answers_.find(d.id); it != answers_.end()) codec::to_proto(it->second, out->add_answers());
+  }
+  out->set_locked(locked_.contains(seat));
+}
+
 void Room::do_submit(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer,
                      std::uint64_t correlation_id) {
-  SeatState* seat = play_seat(peer, request.step(), correlation_id);
+  SeatState* seat = acting_seat(peer, request.step(), request.seat(), correlation_id);
   if (seat == nullptr) return;
   const auto& decision_id = request.answer().decision_id();
   const rules::Decision* decision = nullptr;
@@ -310,7 +475,8 @@ void Room::do_submit(const v1::SubmitAnswer& request, const std::shared_ptr<Peer
     auto& ctx = *e.mutable_error()->mutable_context();
     ctx["rule"] = verdict.error().code;
     ctx["decision_id"] = decision_id;
-    metrics_.errors++;
+    ctx["game_id"] = record_.id;
+    services_.metrics.errors++;
     spdlog::info("{} illegal answer to {}: {}", peer->describe(), decision_id, verdict.error().reason);
     peer->send(make_outgoing(std::move(e)));
     return;
@@ -329,13 +495,66 @@ void Room::do_submit(const v1::SubmitAnswer& request, const std::shared_ptr<Peer
   });
 }
 
+std::optional<rules::Answer> Room::fallback_answer(const SeatState& seat, const rules::Decision& decision) const {
+  auto legal = [&](rules::Answer a) -> std::optional<rules::Answer> {
+    a.decision_id = decision.id;
+    a.seat = seat.seat.id;
+    if (game_->check(a)) return a;
+    return std::nullopt;
+  };
+  if (settings_.missed_deadline() == v1::MISSED_DEADLINE_STANDING_ORDERS) {
+    if (auto it = seat.standing.find(decision.kind); it != seat.standing.end()) {
+      if (auto a = legal(rules::Answer{{}, {}, it->second, {}})) return a;
+    }
+  }
+  if (settings_.missed_deadline() == v1::MISSED_DEADLINE_REPEAT_LAST) {
+    if (auto it = previous_.find(decision.id); it != previous_.end()) {
+      if (auto a = legal(it->second)) return a;
+    }
+  }
+  // Hold / halt / stand: the ruleset's default.
+  if (auto a = legal(rules::Answer{{}, {}, decision.default_option, {}})) return a;
+  return std::nullopt;
+}
+
+void Room::lock_with_defaults(SeatState& seat, const std::string& why) {
+  v1::StoredLock stored;
+  stored.set_step(game_->step());
+  stored.set_seat(seat.seat.id);
+  std::vector<std::string> defaulted;
+  for (const auto& d : pending_) {
+    if (d.seat != seat.seat.id || answers_.contains(d.id)) continue;
+    auto a = fallback_answer(seat, d);
+    if (!a) {
+      spdlog::error("game {} step {}: decision {} has no legal default", record_.id, game_->step(), d.id);
+      return;  // the seat stays unlocked; the umpire can answer for it
+    }
+    auto* sa = stored.add_defaulted();
+    sa->set_seat(a->seat);
+    sa->set_defaulted(true);
+    codec::to_proto(*a, sa->mutable_answer());
+    defaulted.push_back(d.id);
+    answers_[d.id] = std::move(*a);
+  }
+  locked_.insert(seat.seat.id);
+  const char* policy = settings_.missed_deadline() == v1::MISSED_DEADLINE_REPEAT_LAST ? "repeat last answer"
+                       : settings_.missed_deadline() == v1::MISSED_DEADLINE_STANDING_ORDERS
+                           ? "standing orders"
+                           : "hold, halt or stand";
+  const std::string text = "seat " + seat.seat.id + " " + why + ": " + std::to_string(defaulted.size()) +
+                           " decision(s) took " + policy;
+  append("lock", stored, 0, [self = shared_from_this(), text] {
+    self->notice("defaulted", text);
+    self->send_seat_status();
+  });
+}
+
 void Room::do_lock(const v1::LockAnswers& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
-  SeatState* seat = play_seat(peer, request.step(), correlation_id);
+  SeatState* seat = acting_seat(peer, request.step(), request.seat(), correlation_id);
   if (seat == nullptr) return;
   const auto owing = owing_seats();
   if (!owing.contains(seat->seat.id)) {
-    error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
-          "seat " + seat->seat.id + " owes nothing at this step");
+    error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "seat " + seat->seat.id + " owes nothing at this step");
     return;
   }
   // Unanswered decisions take their default; one without a default must be answered.
@@ -346,12 +565,13 @@ void Room::do_lock(const v1::LockAnswers& request, const std::shared_ptr<Peer>& 
   std::vector<rules::Answer> defaults;
   for (const auto& d : pending_) {
     if (d.seat != seat->seat.id || answers_.contains(d.id)) continue;
-    if (d.default_option.empty()) {
+    rules::Answer a{d.id, d.seat, d.default_option, {}};
+    if (d.default_option.empty() || !game_->check(a)) {
       error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
             "decision '" + d.id + "' (" + d.prompt + ") has no default: answer it before locking");
       return;
     }
-    defaults.push_back(rules::Answer{d.id, d.seat, d.default_option, {}});
+    defaults.push_back(std::move(a));
     locked->add_defaulted(d.id);
   }
   v1::StoredLock stored;
@@ -360,6 +580,7 @@ void Room::do_lock(const v1::LockAnswers& request, const std::shared_ptr<Peer>& 
   for (auto& a : defaults) {
     auto* d = stored.add_defaulted();
     d->set_seat(a.seat);
+    d->set_defaulted(true);
     codec::to_proto(a, d->mutable_answer());
     answers_[a.decision_id] = std::move(a);
   }
@@ -381,8 +602,7 @@ void Room::send_seat_status() {
     st->add_owing(s);
     if (locked_.contains(s)) st->add_locked(s);
   }
-  auto message = make_outgoing(std::move(status));
-  for (auto& seat : seats_) send_to_seat(seat, message);
+  send_to_all(make_outgoing(std::move(status)));
 }
 
 void Room::resolve_step() {
@@ -391,11 +611,12 @@ void Room::resolve_step() {
   const std::uint64_t step = game_->step();
   stored.set_step(step);
   for (const auto& d : pending_) {
-    const auto& a = answers_.at(d.id);
-    answers.push_back(a);
+    auto it = answers_.find(d.id);
+    if (it == answers_.end()) return;  // not every decision has an answer yet
+    answers.push_back(it->second);
     auto* sa = stored.add_answers();
-    sa->set_seat(a.seat);
-    codec::to_proto(a, sa->mutable_answer());
+    sa->set_seat(it->second.seat);
+    codec::to_proto(it->second, sa->mutable_answer());
   }
 
   rules::KeyedDice dice(seed_, step);
@@ -408,8 +629,8 @@ void Room::resolve_step() {
                                 "the step could not be resolved: " + resolved.error().reason +
                                     "; revise your answers and lock again");
     (*e.mutable_error()->mutable_context())["rule"] = resolved.error().code;
-    auto message = make_outgoing(std::move(e));
-    for (auto& seat : seats_) send_to_seat(seat, message);
+    (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
+    send_to_all(make_outgoing(std::move(e)));
     send_seat_status();
     return;
   }
@@ -421,46 +642,426 @@ void Room::resolve_step() {
   resolving_ = true;
   auto holder = std::make_shared<std::pair<std::unique_ptr<rules::Game>, std::vector<rules::Event>>>(
       std::move(next), std::move(events));
-  append("resolve", stored, hash, [self = shared_from_this(), step, holder] {
-    self->on_step_stored(step, std::move(holder->first), std::move(holder->second));
+  append("resolve", stored, hash, [self = shared_from_this(), holder] {
+    self->on_step_stored(std::move(holder->first), std::move(holder->second));
   });
 }
 
-void Room::on_step_stored(std::uint64_t step, std::unique_ptr<rules::Game> next, std::vector<rules::Event> events) {
-  resolving_ = false;
-  if (!pending_.empty()) idle_resolutions_ = 0;  // the step just resolved was answered
+void Room::apply_resolution(std::unique_ptr<rules::Game> next, const std::vector<rules::Event>& events) {
+  const std::uint64_t step = game_->step();
+  for (auto& [id, a] : answers_) previous_[id] = a;
+
+  // Who may learn of each event is decided now, on the resolved state, by the
+  // one visibility path, and kept with the event for reconnects and replays.
+  std::vector<std::uint64_t> masks(events.size(), 0);
+  for (std::size_t s = 0; s < seats_.size() && s < 64; ++s) {
+    const auto& seat = seats_[s];
+    std::string as = seat.seat.id;
+    rules::ViewSettings settings = view_settings_;
+    if (is_spectator(seat)) {
+      as = settings_.spectator_side().empty() ? "umpire" : settings_.spectator_side() + "/army";
+      settings.side_shared_vision = true;
+    }
+    for (const auto i : next->visible_events(events, as, settings)) {
+      if (i < masks.size()) masks[i] |= std::uint64_t{1} << s;
+    }
+  }
+  for (std::size_t i = 0; i < events.size(); ++i) {
+    HistoryEvent h;
+    codec::to_proto(events[i], &h.wire);
+    h.wire.set_sequence(history_.size() + 1);
+    h.wire.set_step(step);
+    h.wire.set_turn(game_->turn());
+    h.wire.set_phase(game_->phase());
+    h.seat_mask = masks[i];
+    history_.push_back(std::move(h));
+  }
+
+  const auto old_turn = game_->turn();
   game_ = std::move(next);
-  const std::uint64_t first_seq = event_seq_ + 1;
-  event_seq_ += events.size();
+  if (game_->turn() != old_turn && !turn_start_.contains(game_->turn())) turn_start_[game_->turn()] = game_->clone();
+  deadline_ms_ = 0;
   refresh_pending();
+}
+
+void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::Event> events) {
+  resolving_ = false;
+  const bool answered = !pending_.empty();
+  const std::uint64_t step = game_->step();
+  const std::size_t first_new = history_.size();
+  const auto spectator_before = spectator_turn();
+  apply_resolution(std::move(next), events);
+  if (answered) idle_resolutions_ = 0;
   spdlog::info("game {} resolved step {} ({} events); turn {} {}", record_.id, step, events.size(), game_->turn(),
                game_->phase());
 
-  // Sequence numbers are per game, in the order the engine reported.
-  std::vector<v1::Event> wire(events.size());
-  for (std::size_t i = 0; i < events.size(); ++i) {
-    codec::to_proto(events[i], &wire[i]);
-    wire[i].set_sequence(first_seq + i);
-    wire[i].set_step(step);
-    wire[i].set_turn(game_->turn());
-  }
-
   for (auto& seat : seats_) {
     if (seat.peers.empty()) continue;
+    const auto bit = std::uint64_t{1} << index_of(seat);
     v1::Envelope push;
     auto* sr = push.mutable_step_resolved();
     sr->set_game_id(record_.id);
     sr->set_step(step);
-    // Which events the seat learns of comes from the one visibility path.
-    for (const std::size_t i : game_->visible_events(events, seat.seat.id, view_settings_)) {
-      if (i < wire.size()) *sr->add_events() = wire[i];
+    if (is_spectator(seat)) {
+      // Spectators learn of events only once the delay has passed them.
+      for (std::size_t i = 0; i < history_.size(); ++i) {
+        const auto turn = history_[i].wire.turn();
+        if (turn > spectator_before && turn <= spectator_turn() && (history_[i].seat_mask & bit) != 0) {
+          *sr->add_events() = history_[i].wire;
+        }
+      }
+      if (settings_.spectator_delay_turns() == 0 || ended()) {
+        sr->clear_events();
+        for (std::size_t i = first_new; i < history_.size(); ++i) {
+          if ((history_[i].seat_mask & bit) != 0 || ended()) *sr->add_events() = history_[i].wire;
+        }
+      }
+    } else {
+      for (std::size_t i = first_new; i < history_.size(); ++i) {
+        if (is_umpire(seat) || (history_[i].seat_mask & bit) != 0) *sr->add_events() = history_[i].wire;
+      }
+      fill_decisions(seat.seat.id, sr->mutable_next());
     }
-    fill_view(seat.seat.id, sr->mutable_view());
-    fill_decisions(seat.seat.id, sr->mutable_next());
+    fill_view(seat, sr->mutable_view());
     send_to_seat(seat, make_outgoing(std::move(push)));
   }
   send_seat_status();
+  if (ended()) {
+    announce_end();
+    return;
+  }
+  open_deadline();
   advance_if_idle();
+}
+
+void Room::advance_if_idle() {
+  if (failed_ || resolving_ || ended() || !pending_.empty()) return;
+  // The engine resolves on to the next decision; a state that asks for
+  // nothing twice running is a bug there, not a reason to spin.
+  if (++idle_resolutions_ > 2) {
+    spdlog::error("game {}: the engine asks for no decision at step {} and has not ended", record_.id, game_->step());
+    return;
+  }
+  resolve_step();
+}
+
+void Room::open_deadline() {
+  if (settings_.step_deadline_seconds() == 0 || pending_.empty() || ended()) return;
+  deadline_ms_ = services_.clock.now_ms() + static_cast<std::int64_t>(settings_.step_deadline_seconds()) * 1000;
+  v1::StoredDeadline stored;
+  stored.set_step(game_->step());
+  stored.set_deadline_ms(deadline_ms_);
+  append("deadline", stored, 0, [self = shared_from_this()] {
+    self->notice("deadline", "step " + std::to_string(self->game_->step()) + " closes at the deadline");
+  });
+}
+
+void Room::announce_end() {
+  std::string text = ended_by_umpire_ ? "the umpire ended the game" : "the game has ended";
+  if (!umpire_result_.empty()) text += ": " + umpire_result_;
+  v1::Envelope env;
+  auto* n = env.mutable_notice();
+  n->set_game_id(record_.id);
+  n->set_kind("ended");
+  n->set_text(text);
+  n->set_seed_hex(hex(seed_));  // the dice can now be verified by everyone
+  send_to_all(make_outgoing(std::move(env)));
+}
+
+// ---- Pushes. ----
+
+void Room::notice(const std::string& kind, const std::string& text) {
+  v1::Envelope env;
+  auto* n = env.mutable_notice();
+  n->set_game_id(record_.id);
+  n->set_kind(kind);
+  n->set_text(text);
+  n->set_deadline_unix(deadline_ms_ / 1000);
+  n->set_paused(paused_);
+  send_to_all(make_outgoing(std::move(env)));
+}
+
+// ---- Standing orders, umpire, chat. ----
+
+void Room::do_standing(const v1::SetStandingOrders& request, const std::shared_ptr<Peer>& peer,
+                       std::uint64_t correlation_id) {
+  SeatState* seat = seat_of(peer);
+  if (seat == nullptr || is_spectator(*seat) || is_umpire(*seat)) {
+    error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED, "only a player's seat has standing orders");
+    return;
+  }
+  v1::StoredStanding stored;
+  stored.set_seat(seat->seat.id);
+  *stored.mutable_by_kind() = request.by_kind();
+  seat->standing = {request.by_kind().begin(), request.by_kind().end()};
+  append("standing", stored, 0, [peer, correlation_id] {
+    v1::Envelope reply;
+    reply.set_correlation_id(correlation_id);
+    reply.mutable_standing_orders_set();
+    peer->send(make_outgoing(std::move(reply)));
+  });
+}
+
+void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms) {
+  switch (action.action_case()) {
+    case v1::UmpireAction::kPause:
+      paused_ = true;
+      paused_by_ = seat;
+      paused_at_ms_ = at_ms;
+      pause_until_ms_ = 0;
+      if (seat != "umpire" && settings_.max_pause_seconds() > 0) {
+        pause_until_ms_ = at_ms + static_cast<std::int64_t>(settings_.max_pause_seconds()) * 1000;
+      }
+      if (auto* s = seat_named(seat); s != nullptr && !is_umpire(*s)) ++s->pauses_used;
+      break;
+    case v1::UmpireAction::kResume:
+      // The open step keeps the time it had left when play stopped.
+      if (deadline_ms_ != 0 && paused_) deadline_ms_ += at_ms - paused_at_ms_;
+      paused_ = false;
+      pause_until_ms_ = 0;
+      break;
+    case v1::UmpireAction::kSetDeadline:
+      deadline_ms_ = action.set_deadline().deadline_unix() * 1000;
+      break;
+    case v1::UmpireAction::kEndGame:
+      ended_by_umpire_ = true;
+      umpire_result_ = action.end_game().result();
+      refresh_pending();
+      break;
+    default:
+      break;  // force, broadcast: their effects are other log entries
+  }
+  v1::AuditEntry entry;
+  entry.set_at_unix(at_ms / 1000);
+  entry.set_seat(seat);
+  entry.set_action(action_name(action));
+  entry.set_reason(action.reason());
+  entry.set_step(game_->step());
+  if (action.has_broadcast()) entry.set_detail(action.broadcast().text());
+  if (action.has_set_deadline()) entry.set_detail(std::to_string(action.set_deadline().deadline_unix()));
+  if (action.has_end_game()) entry.set_detail(action.end_game().result());
+  audit_.push_back(std::move(entry));
+}
+
+void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer>& peer,
+                     std::uint64_t correlation_id) {
+  if (failed_) return error(peer, correlation_id, v1::ERROR_CODE_STORAGE, "this game is being reloaded; rejoin it");
+  SeatState* seat = seat_of(peer);
+  if (seat == nullptr || is_spectator(*seat)) {
+    return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+                 "this connection holds no seat in game " + record_.id);
+  }
+  const bool umpire = is_umpire(*seat);
+  const auto kind = request.action_case();
+  const bool player_may = kind == v1::UmpireAction::kPause || kind == v1::UmpireAction::kResume;
+  if (!umpire && !player_may) {
+    return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+                 "only the umpire may " + action_name(request) + "; you hold " + seat->seat.id);
+  }
+  if (request.reason().empty()) {
+    return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "every umpire action needs a reason for the audit trail");
+  }
+  if (ended()) return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "the game has ended");
+
+  std::string notice_kind, notice_text;
+  switch (kind) {
+    case v1::UmpireAction::kPause:
+      if (paused_) return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "the game is already paused");
+      if (!umpire && seat->pauses_used >= settings_.max_player_pauses()) {
+        return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+                     "seat " + seat->seat.id + " has used its " + std::to_string(settings_.max_player_pauses()) +
+                         " pause(s); ask the umpire");
+      }
+      notice_kind = "paused";
+      notice_text = seat->seat.id + " paused the game: " + request.reason();
+      break;
+    case v1::UmpireAction::kResume: {
+      if (!paused_) return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "the game is not paused");
+      if (!umpire && paused_by_ != seat->seat.id) {
+        return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+                     "only the umpire or the seat that paused may resume");
+      }
+      notice_kind = "resumed";
+      notice_text = seat->seat.id + " resumed the game: " + request.reason();
+      break;
+    }
+    case v1::UmpireAction::kForceResolve:
+      if (pending_.empty() || resolving_) {
+        return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "no step is open to force");
+      }
+      notice_kind = "forced";
+      notice_text = "the umpire forced step " + std::to_string(game_->step()) + ": " + request.reason();
+      break;
+    case v1::UmpireAction::kSetDeadline:
+      if (request.set_deadline().deadline_unix() < 0) {
+        return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "a deadline is a Unix time, or 0 for none");
+      }
+      notice_kind = "deadline";
+      notice_text = "the umpire set the deadline: " + request.reason();
+      break;
+    case v1::UmpireAction::kBroadcast:
+      if (request.broadcast().text().empty() || request.broadcast().text().size() > kMaxChatLength) {
+        return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "a broadcast needs 1-2000 characters");
+      }
+      notice_kind = "broadcast";
+      notice_text = request.broadcast().text();
+      break;
+    case v1::UmpireAction::kEndGame:
+      notice_kind = "";  // announce_end says it, with the seed
+      break;
+    case v1::UmpireAction::kRewind:
+      return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                   "rewind is not available in this server version");
+    default:
+      return error(peer, correlation_id, v1::ERROR_CODE_UNKNOWN_MESSAGE, "UmpireAction carries no action");
+  }
+
+  const auto now = services_.clock.now_ms();
+  v1::StoredUmpire stored;
+  stored.set_seat(seat->seat.id);
+  *stored.mutable_action() = request;
+  stored.set_at_ms(now);
+  stored.set_step(game_->step());
+  apply_umpire(seat->seat.id, request, now);
+  const std::string name = action_name(request);
+  append("umpire", stored, 0, [self = shared_from_this(), peer, correlation_id, name, notice_kind, notice_text] {
+    v1::Envelope reply;
+    reply.set_correlation_id(correlation_id);
+    reply.mutable_umpire_done()->set_action(name);
+    peer->send(make_outgoing(std::move(reply)));
+    if (!notice_kind.empty()) self->notice(notice_kind, notice_text);
+    if (self->ended()) self->announce_end();
+  });
+  spdlog::info("{} umpire action {}: {}", peer->describe(), name, request.reason());
+
+  if (kind == v1::UmpireAction::kForceResolve) {
+    for (const auto& s : owing_seats()) {
+      if (locked_.contains(s)) continue;
+      if (auto* owing = seat_named(s)) lock_with_defaults(*owing, "was forced by the umpire");
+    }
+    if (locked_.size() == owing_seats().size()) resolve_step();
+  }
+}
+
+bool Room::may_read(const SeatState& reader, const v1::ChatMessage& m) const {
+  if (is_umpire(reader)) return true;
+  switch (m.channel()) {
+    case v1::CHAT_CHANNEL_ALL: return true;
+    case v1::CHAT_CHANNEL_SIDE: return !is_spectator(reader) && reader.seat.side == m.side();
+    case v1::CHAT_CHANNEL_WING: return reader.seat.id == m.from_seat();
+    case v1::CHAT_CHANNEL_UMPIRE: return reader.seat.id == m.from_seat() || reader.seat.id == m.to_seat();
+    default: return false;
+  }
+}
+
+void Room::send_chat(const v1::ChatMessage& message) {
+  v1::Envelope env;
+  *env.mutable_chat() = message;
+  auto out = make_outgoing(std::move(env));
+  for (auto& seat : seats_) {
+    if (may_read(seat, message)) send_to_seat(seat, out);
+  }
+}
+
+void Room::do_chat(const v1::SendChat& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  if (failed_) return error(peer, correlation_id, v1::ERROR_CODE_STORAGE, "this game is being reloaded; rejoin it");
+  SeatState* seat = seat_of(peer);
+  if (seat == nullptr || is_spectator(*seat)) {
+    return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+                 "only players and the umpire of game " + record_.id + " may chat");
+  }
+  if (request.text().empty() || request.text().size() > kMaxChatLength) {
+    return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "a chat message has 1-2000 characters");
+  }
+  v1::ChatMessage m;
+  m.set_game_id(record_.id);
+  m.set_from_seat(seat->seat.id);
+  m.set_channel(request.channel());
+  m.set_side(seat->seat.side);
+  m.set_text(request.text());
+  m.set_sent_unix(services_.clock.now_unix());
+  switch (request.channel()) {
+    case v1::CHAT_CHANNEL_ALL:
+    case v1::CHAT_CHANNEL_WING:
+      break;
+    case v1::CHAT_CHANNEL_SIDE:
+      if (seat->seat.side.empty()) {
+        return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                     "the umpire has no side: write to all, or privately to a seat");
+      }
+      break;
+    case v1::CHAT_CHANNEL_UMPIRE:
+      if (is_umpire(*seat)) {
+        const auto* to = seat_named(request.to_seat());
+        if (to == nullptr || is_spectator(*to) || is_umpire(*to)) {
+          return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                       "a private umpire message names the seat it is for (to_seat)");
+        }
+        m.set_to_seat(request.to_seat());
+      } else {
+        m.set_to_seat("umpire");
+      }
+      break;
+    default:
+      return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "unknown chat channel");
+  }
+  m.set_sequence(chat_.size() + 1);
+  chat_.push_back(m);
+  append("chat", m, 0, [self = shared_from_this(), peer, correlation_id, m] {
+    v1::Envelope reply;
+    reply.set_correlation_id(correlation_id);
+    reply.mutable_chat_sent()->set_sequence(m.sequence());
+    peer->send(make_outgoing(std::move(reply)));
+    self->send_chat(m);
+  });
+}
+
+void Room::do_audit(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  SeatState* seat = seat_of(peer);
+  if (seat == nullptr || !is_umpire(*seat)) {
+    return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED, "the audit trail is the umpire's");
+  }
+  v1::Envelope reply;
+  reply.set_correlation_id(correlation_id);
+  auto* trail = reply.mutable_audit_trail();
+  for (const auto& e : audit_) *trail->add_entries() = e;
+  peer->send(make_outgoing(std::move(reply)));
+}
+
+// ---- Log. ----
+
+void Room::append(std::string kind, const google::protobuf::MessageLite& payload, rules::StateHash hash,
+                  std::function<void()> committed) {
+  persistence::StepRecord record;
+  record.game_id = record_.id;
+  record.seq = ++log_seq_;
+  record.kind = std::move(kind);
+  const std::string bytes = payload.SerializeAsString();
+  record.payload.assign(bytes.begin(), bytes.end());
+  record.state_hash = hash;
+  record.created_unix = services_.clock.now_unix();
+  // The writer is first-in first-out, so entries commit in the order written.
+  services_.store.append_step(std::move(record), [self = shared_from_this(), committed = std::move(committed)](
+                                                     persistence::Status status) mutable {
+    net::post(self->strand_, [self, committed = std::move(committed), status] {
+      if (self->failed_) return;
+      if (!status.ok()) return self->fail(status.error->message);
+      committed();
+    });
+  });
+}
+
+void Room::fail(const std::string& why) {
+  // What is in memory may now be ahead of the disk. Stop, and let the next
+  // join load the game again from what was committed.
+  failed_ = true;
+  spdlog::error("game {}: a write failed ({}); the game will be reloaded from the store", record_.id, why);
+  auto e = make_error(0, v1::ERROR_CODE_STORAGE,
+                      "the game could not be saved (" + why + "); rejoin to continue from the last saved point");
+  (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
+  send_to_all(make_outgoing(std::move(e)));
+  if (on_failed_) on_failed_(record_.id);
 }
 
 }  // namespace galloper::server

@@ -5,11 +5,18 @@
 // The sequence of play is the engine's: at each step the room asks which
 // seats owe which decisions and sends each seat its own list. All owing seats
 // answer at the same time; a seat may revise its answers until it locks; no
-// seat sees another's answers. When every owing seat has locked, the room
-// stores the step, resolves it with the step's dice and sends each seat what it
-// saw happen, its new view and what it owes next.
+// seat sees another's answers. When every owing seat has locked (or the
+// deadline has passed, or the umpire forces it), the room stores the step,
+// resolves it with the step's dice and sends each seat what it saw happen, its
+// new view and what it owes next.
+//
+// Everything that changes the game or what a seat was told is a log entry,
+// committed before anyone is told: answers, locks, resolutions, deadlines,
+// umpire actions, standing orders, chat. Loading a game replays that log.
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
+#include <google/protobuf/message_lite.h>
+
 #include <functional>
 #include <map>
 #include <memory>
@@ -17,12 +24,11 @@
 #include <string>
 #include <vector>
 
-#include <google/protobuf/message_lite.h>
-
 #include "galloper/v1/protocol.pb.h"
 #include "persistence/store.hpp"
 #include "rules/core/decision.hpp"
 #include "rules/core/game.hpp"
+#include "server/src/clock.hpp"
 #include "server/src/metrics.hpp"
 #include "server/src/outgoing.hpp"
 
@@ -30,30 +36,44 @@ namespace galloper::server {
 
 namespace net = boost::asio;
 
+// The seat spectators join with (not one of the ruleset's seats).
+inline constexpr std::string_view kSpectatorSeat = "spectator";
+
+struct RoomServices {
+  net::io_context& ioc;
+  persistence::Store& store;
+  Metrics& metrics;
+  const Clock& clock;
+};
+
 class Room : public std::enable_shared_from_this<Room> {
  public:
-  Room(net::io_context& ioc, persistence::Store& store, persistence::GameRecord record,
-       std::unique_ptr<rules::Game> game, std::vector<persistence::SeatRecord> seats, Metrics& metrics);
+  Room(RoomServices services, persistence::GameRecord record, std::unique_ptr<rules::Game> game,
+       std::vector<persistence::SeatRecord> seats);
   ~Room();
 
   const std::string& id() const { return record_.id; }
 
-  // Before the room is shared: where a loaded game's log left off — events
-  // and log entries so far, and the open step's stored answers and locks.
-  void restore(std::uint64_t events_so_far, std::uint64_t last_seq,
-               const std::vector<persistence::StepRecord>& open_step);
-  // Once shared: a game whose engine waits on no decision (a fresh scenario)
-  // is resolved straight away, as a logged step like any other.
+  // Before the room is shared: replays the game's log (every entry, in order).
+  // Returns an error naming the first entry that cannot be replayed.
+  std::optional<std::string> restore(const std::vector<persistence::StepRecord>& log);
+  // Once shared: starts the game if the engine waits on nothing, and the
+  // deadline of the open step.
   void start();
   // Called (on the room's strand) if a write fails: the room stops taking
   // requests and the lobby drops it, so the next join reloads it from disk.
   void on_failed(std::function<void(const std::string& game_id)> callback) { on_failed_ = std::move(callback); }
 
-  // Joins the seat whose invite or resume token this is: Joined with the seat's
-  // view, then what it owes. BAD_TOKEN when no seat matches.
-  void join(std::string token, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+  // Requests; each is posted onto the strand and answered through the peer.
+  void join(v1::JoinGame request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
   void submit(v1::SubmitAnswer request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
   void lock(v1::LockAnswers request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+  void standing_orders(v1::SetStandingOrders request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+  void umpire(v1::UmpireAction request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+  void chat(v1::SendChat request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+  void audit(std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+  // Checks the deadline and player pauses against the clock.
+  void tick();
 
  private:
   struct SeatState {
@@ -61,49 +81,102 @@ class Room : public std::enable_shared_from_this<Room> {
     std::string invite_hash;
     std::vector<std::string> resume_hashes;
     std::vector<std::weak_ptr<Peer>> peers;
+    std::map<std::string, std::string> standing;  // decision kind -> option
+    std::uint32_t pauses_used = 0;
+  };
+  struct HistoryEvent {
+    v1::Event wire;
+    std::uint64_t seat_mask = 0;  // bit i: seats_[i] may learn of it
   };
 
-  void do_join(const std::string& token, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  // Requests, on the strand.
+  void do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void do_submit(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void do_lock(const v1::LockAnswers& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void do_standing(const v1::SetStandingOrders& request, const std::shared_ptr<Peer>& peer,
+                   std::uint64_t correlation_id);
+  void do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void do_chat(const v1::SendChat& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void do_audit(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+
+  // Seats and roles.
   SeatState* seat_for_token(const std::string& token);
   SeatState* seat_of(const std::shared_ptr<Peer>& peer);
-  // Checks the common preconditions of a play request; sends the error itself.
-  SeatState* play_seat(const std::shared_ptr<Peer>& peer, std::uint64_t step, std::uint64_t correlation_id);
+  SeatState* seat_named(std::string_view id);
+  std::size_t index_of(const SeatState& seat) const;
+  bool is_umpire(const SeatState& seat) const { return seat.seat.role == rules::SeatRole::kUmpire; }
+  bool is_spectator(const SeatState& seat) const { return seat.seat.role == rules::SeatRole::kSpectator; }
+  // The seat a play request acts for (the umpire may act for any seat);
+  // sends the error itself and returns null when the request may not proceed.
+  SeatState* acting_seat(const std::shared_ptr<Peer>& peer, std::uint64_t step, const std::string& for_seat,
+                         std::uint64_t correlation_id);
 
+  // The step.
   void refresh_pending();
   std::set<std::string> owing_seats() const;
+  bool ended() const { return game_->finished() || ended_by_umpire_; }
   void fill_decisions(const std::string& seat, v1::DecisionsOwed* out) const;
-  void fill_view(const std::string& seat, v1::GameView* out) const;
+  void fill_view(const SeatState& seat, v1::GameView* out) const;
   void send_seat_status();
+  void lock_with_defaults(SeatState& seat, const std::string& why);
+  std::optional<rules::Answer> fallback_answer(const SeatState& seat, const rules::Decision& decision) const;
   void resolve_step();
+  void on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::Event> events);
+  void apply_resolution(std::unique_ptr<rules::Game> next, const std::vector<rules::Event>& events);
   void advance_if_idle();
-  void on_step_stored(std::uint64_t step, std::unique_ptr<rules::Game> next, std::vector<rules::Event> events);
-  // Appends to the game's log; `committed` runs on the strand once it is on disk.
+  void open_deadline();
+  void announce_end();
+
+  // Pushes.
+  void notice(const std::string& kind, const std::string& text);
+  void send_to_seat(SeatState& seat, const OutgoingPtr& message);
+  void send_to_all(const OutgoingPtr& message);
+  bool may_read(const SeatState& reader, const v1::ChatMessage& message) const;
+  void send_chat(const v1::ChatMessage& message);
+  void send_history(SeatState& seat, const std::shared_ptr<Peer>& peer, std::uint64_t after_sequence);
+  const rules::Game& spectator_state() const;
+  std::uint32_t spectator_turn() const;
+
+  // Log.
   void append(std::string kind, const google::protobuf::MessageLite& payload, rules::StateHash hash,
               std::function<void()> committed);
   void fail(const std::string& why);
   void error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code, std::string message);
-  void send_to_seat(SeatState& seat, const OutgoingPtr& message);
+  // Applies an umpire entry's effect on the room (used live and on replay).
+  void apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms);
 
   net::strand<net::io_context::executor_type> strand_;
-  persistence::Store& store_;
+  RoomServices services_;
   persistence::GameRecord record_;
+  v1::GameSettings settings_;
   rules::Seed seed_{};
   std::unique_ptr<rules::Game> game_;
   std::vector<SeatState> seats_;
   rules::ViewSettings view_settings_;
-  Metrics& metrics_;
 
-  // The current step.
+  // The open step.
   std::vector<rules::Decision> pending_;
-  std::map<std::string, rules::Answer> answers_;  // by decision id; never sent to other seats
+  std::map<std::string, rules::Answer> answers_;   // by decision id; never sent to other seats
+  std::map<std::string, rules::Answer> previous_;  // each decision id's last resolved answer
   std::set<std::string> locked_;
-  bool resolving_ = false;  // stored and waiting for the commit
-  std::uint64_t event_seq_ = 0;
+  bool resolving_ = false;                         // stored and waiting for the commit
+  std::int64_t deadline_ms_ = 0;                   // 0: none
+  bool paused_ = false;
+  std::string paused_by_;
+  std::int64_t paused_at_ms_ = 0;
+  std::int64_t pause_until_ms_ = 0;                // a player's pause ends by itself
+  bool ended_by_umpire_ = false;
+  std::string umpire_result_;
+
+  // What happened so far.
+  std::vector<HistoryEvent> history_;
+  std::vector<v1::ChatMessage> chat_;
+  std::vector<v1::AuditEntry> audit_;
+  std::map<std::uint32_t, std::shared_ptr<const rules::Game>> turn_start_;  // for spectator delay
+
   std::uint64_t log_seq_ = 0;  // the last log entry written (or queued)
   bool failed_ = false;
-  int idle_resolutions_ = 0;  // resolutions in a row that nobody was asked for
+  int idle_resolutions_ = 0;   // resolutions in a row that nobody was asked for
   std::function<void(const std::string&)> on_failed_;
 };
 

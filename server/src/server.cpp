@@ -36,9 +36,14 @@ int run_server(const ServerConfig& config) {
 
   const unsigned threads = config.threads != 0 ? config.threads : std::max(1u, std::thread::hardware_concurrency());
   Metrics metrics;  // before the io_context: handlers it destroys still count
+  SystemClock system_clock;
+  ManualClock manual_clock;
+  const Clock& clock = config.manual_clock ? static_cast<const Clock&>(manual_clock) : system_clock;
+  if (config.manual_clock) spdlog::warn("--manual-clock: deadlines follow POST /debug/clock, not the real time");
   net::io_context ioc(static_cast<int>(threads));
-  auto lobby = std::make_shared<Lobby>(ioc, store, metrics);
-  auto state = std::make_shared<SharedState>(config, lobby, metrics);
+  auto lobby = std::make_shared<Lobby>(ioc, store, metrics, clock);
+  auto state = std::make_shared<SharedState>(config, lobby, metrics, config.manual_clock ? &manual_clock : nullptr);
+  lobby->start_ticker();
 
   boost::beast::error_code ec;
   const auto address = net::ip::make_address(config.listen_address, ec);
@@ -69,6 +74,7 @@ int run_server(const ServerConfig& config) {
     if (sec) return;
     spdlog::info("signal {}: stopping", signo);
     listener->stop();
+    lobby->stop_ticker();
     state->close_all();
     // Give close frames a moment to go out, then stop the loop.
     shutdown_timer.expires_after(std::chrono::milliseconds(300));

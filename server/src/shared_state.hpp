@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "server/src/clock.hpp"
 #include "server/src/config.hpp"
 #include "server/src/lobby.hpp"
 #include "server/src/metrics.hpp"
@@ -17,13 +18,15 @@ class WebSocketSession;
 
 class SharedState {
  public:
-  SharedState(ServerConfig config, std::shared_ptr<Lobby> lobby, Metrics& metrics)
-      : config_(std::move(config)), lobby_(std::move(lobby)), metrics_(metrics) {}
+  SharedState(ServerConfig config, std::shared_ptr<Lobby> lobby, Metrics& metrics, ManualClock* manual_clock)
+      : config_(std::move(config)), lobby_(std::move(lobby)), metrics_(metrics), manual_clock_(manual_clock) {}
 
   const ServerConfig& config() const { return config_; }
   Lobby& lobby() { return *lobby_; }
   const std::shared_ptr<Lobby>& lobby_ptr() { return lobby_; }
   Metrics& metrics() { return metrics_; }
+  // Non-null only with --manual-clock.
+  ManualClock* manual_clock() { return manual_clock_; }
 
   // Counts a connection from `ip`; false (and nothing counted) over the limit.
   bool acquire_ip(const std::string& ip);
@@ -38,6 +41,7 @@ class SharedState {
   ServerConfig config_;
   std::shared_ptr<Lobby> lobby_;
   Metrics& metrics_;
+  ManualClock* manual_clock_;
 
   std::mutex mu_;
   std::unordered_map<std::string, std::size_t> per_ip_;

@@ -122,6 +122,14 @@ void WebSocketSession::handle(std::string_view payload, Encoding encoding) {
       return lobby.submit_answer(env.submit_answer(), self, id);
     case v1::Envelope::kLockAnswers:
       return lobby.lock_answers(env.lock_answers(), self, id);
+    case v1::Envelope::kSetStandingOrders:
+      return lobby.standing_orders(env.set_standing_orders(), self, id);
+    case v1::Envelope::kUmpireAction:
+      return lobby.umpire_action(env.umpire_action(), self, id);
+    case v1::Envelope::kSendChat:
+      return lobby.send_chat(env.send_chat(), self, id);
+    case v1::Envelope::kListAudit:
+      return lobby.list_audit(env.list_audit(), self, id);
     default:
       return reply_error(id, v1::ERROR_CODE_UNKNOWN_MESSAGE,
                          "a client may not send " +

@@ -175,11 +175,28 @@ class Client {
     ws_.binary(mode_ == Mode::kBinary);
   }
 
-  // Next message; empty if the connection closed or timed out.
-  std::optional<v1::Envelope> receive() {
+  // Next message; empty if the connection closed or nothing came in time.
+  // (An async read with run_for: SO_RCVTIMEO does not bound Asio's
+  // synchronous reads, which poll again on EAGAIN.)
+  std::optional<v1::Envelope> receive(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
     beast::flat_buffer buffer;
     beast::error_code ec;
-    ws_.read(buffer, ec);
+    bool done = false;
+    ws_.async_read(buffer, [&](beast::error_code e, std::size_t) {
+      ec = e;
+      done = true;
+    });
+    ioc_.restart();
+    ioc_.run_for(timeout);
+    if (!done) {
+      // Give up on this connection: cancel the read and let it finish.
+      beast::error_code ignored;
+      ws_.next_layer().cancel(ignored);
+      ioc_.restart();
+      ioc_.run();
+      last_read_error_ = net::error::timed_out;
+      return std::nullopt;
+    }
     if (ec) {
       last_read_error_ = ec;
       return std::nullopt;
