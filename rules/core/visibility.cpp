@@ -1,8 +1,9 @@
 // Line of sight. The rules are in VISIBILITY.md; the code is one exact
 // line test (`Prepared::line_verdict`) plus shortcuts that decide a pair
 // only where that test would decide it the same way (neighbours' shadows,
-// whole-pair screens, cover and hill flags, the reverse view). The tests
-// compare the engine with plain line-by-line sight.
+// whole-pair screens of bodies and of terrain pieces, cover and hill flags,
+// the reverse view). The tests compare the engine with plain line-by-line
+// sight and with a frozen copy of the engine before its performance work.
 #include "rules/core/visibility.hpp"
 
 #include <algorithm>
@@ -199,6 +200,57 @@ std::vector<Vec2> envelope_points(const OrientedRect& env) {
           env.to_world({-sx, -sy})};
 }
 
+// Convex pieces whose interiors lie inside a simple polygon's interior: the
+// polygon itself when convex, else an ear-clipping triangulation. A segment
+// through the interior of a piece enters the polygon's interior. Empty when
+// the polygon is not simple (no shortcut then).
+std::vector<std::vector<Vec2>> convex_pieces(const Polygon& poly) {
+  std::vector<Vec2> v = poly.points;
+  const std::size_t n = v.size();
+  if (n < 3) return {};
+  double area2 = 0;
+  for (std::size_t i = 0; i < n; ++i) area2 += cross(v[i], v[(i + 1) % n]);
+  if (!(std::abs(area2) > 1e-9)) return {};
+  if (area2 < 0) std::reverse(v.begin(), v.end());
+  // Simple: no two edges meet except neighbours at their shared vertex.
+  for (std::size_t i = 0; i < n; ++i) {
+    const Vec2 a = v[i], b = v[(i + 1) % n];
+    if (length(b - a) <= 1e-9) return {};
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (j == i + 1 || (i == 0 && j == n - 1)) continue;
+      if (segments_intersect(Segment{a, b}, Segment{v[j], v[(j + 1) % n]})) return {};
+    }
+  }
+  bool convex = true;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (cross(v[(i + 1) % n] - v[i], v[(i + 2) % n] - v[(i + 1) % n]) <= 1e-12) convex = false;
+  }
+  if (convex) return {v};
+  std::vector<std::vector<Vec2>> out;
+  std::vector<Vec2> rest = v;
+  while (rest.size() > 3) {
+    const std::size_t m = rest.size();
+    bool clipped = false;
+    for (std::size_t i = 0; i < m && !clipped; ++i) {
+      const Vec2 a = rest[(i + m - 1) % m], b = rest[i], c = rest[(i + 1) % m];
+      if (cross(b - a, c - b) <= 1e-12) continue;  // reflex or flat: not an ear
+      bool empty = true;
+      for (std::size_t k = 0; k < m && empty; ++k) {
+        if (k == i || k == (i + m - 1) % m || k == (i + 1) % m) continue;
+        const Vec2 p = rest[k];
+        if (cross(b - a, p - a) >= 0 && cross(c - b, p - b) >= 0 && cross(a - c, p - c) >= 0) empty = false;
+      }
+      if (!empty) continue;
+      out.push_back({a, b, c});
+      rest.erase(rest.begin() + static_cast<std::ptrdiff_t>(i));
+      clipped = true;
+    }
+    if (!clipped) return {};
+  }
+  if (cross(rest[1] - rest[0], rest[2] - rest[1]) > 1e-12) out.push_back(rest);
+  return out;
+}
+
 }  // namespace
 
 std::vector<Vec2> default_sight_points(std::span<const OrientedRect> bases) {
@@ -245,6 +297,7 @@ struct Prepared {
     bool cover_bound_observer = false;
     // Four sight points whose hull holds all the others (kNoHull: unknown).
     std::uint32_t hull0 = kNoHull;
+    std::uint32_t hull_n = 0;  // 4, or 1 for a single model seen at one point
     SeatMask seats = 0;
     std::uint32_t id = 0;
   };
@@ -288,6 +341,32 @@ struct Prepared {
       }
     }
   };
+
+  // A convex piece of a hill's or a cover's interior (see convex_pieces), as
+  // outward half-planes dot(n, x) <= d, counter-clockwise.
+  struct Piece {
+    std::uint32_t h0 = 0, h1 = 0;  // into piece_n / piece_d
+    Vec2 cen;
+    double rad = 0;
+  };
+  // Terrain that may hide whole pairs: hills and covers with their pieces.
+  struct Screen {
+    bool hill = false;
+    std::uint32_t index = 0;  // into hills / covers
+    std::uint32_t k0 = 0, k1 = 0;  // into pieces
+    Vec2 cen;
+    double rad = 0;
+    Aabb box;
+    double elevation = 0;
+  };
+  std::vector<Piece> pieces;
+  std::vector<Vec2> piece_n;
+  std::vector<double> piece_d;
+  std::vector<Screen> screens;
+  std::vector<std::uint32_t> obs_screens;  // screens within reach of the current observer
+  // compute(): shortcuts that decide whole pairs beyond those can_see takes
+  // (can_see names the blocker of its last line, which they would change).
+  bool whole_pairs = false;
 
   const VisibilityRules* rules = nullptr;
   std::vector<Obj> objs;
@@ -565,6 +644,7 @@ struct Prepared {
       const Aabb b = hs[i].outline.bounds();
       hills.push_back({&hs[i].outline, b, (b.min + b.max) * 0.5, half_diagonal(b), hs[i].elevation, i});
     }
+    build_screens();
     for (const auto& o : scene.objects) {
       Obj ob;
       ob.block = block_class(o);
@@ -602,6 +682,10 @@ struct Prepared {
       if (o.sight_points.empty() && ob.p1 - ob.p0 >= 5) {
         // default_sight_points: centre + 4 corners, or centres + 4 corners.
         ob.hull0 = (o.bases.size() == 1 || contiguous) ? ob.p0 + 1 : ob.p1 - 4;
+        ob.hull_n = 4;
+      } else if (o.sight_points.empty() && ob.p1 - ob.p0 == 1) {
+        ob.hull0 = ob.p0;
+        ob.hull_n = 1;
       }
       bool all_in_cover = ob.p1 > ob.p0;
       pt_in_cover.resize(points.size());
@@ -815,7 +899,10 @@ struct Prepared {
       if (b != oi) place(kItemBody << 30 | b, objs[b].cen, objs[b].rad);
     }
     for (std::uint32_t k = 0; k < covers.size(); ++k) place(kItemCover << 30 | k, covers[k].cen, covers[k].rad);
-    for (std::uint32_t k = 0; k < hills.size(); ++k) place(kItemHill << 30 | k, hills[k].cen, hills[k].rad);
+    // A hill no higher than the observer is never higher than both ends.
+    for (std::uint32_t k = 0; k < hills.size(); ++k) {
+      if (hills[k].elevation > objs[oi].elevation) place(kItemHill << 30 | k, hills[k].cen, hills[k].rad);
+    }
   }
 
   static double half_diagonal(const Aabb& b) { return length(b.max - b.min) * 0.5; }
@@ -991,15 +1078,138 @@ struct Prepared {
     const Obj& o = objs[oi];
     const Obj& t = objs[ti];
     if (o.hull0 == kNoHull || t.hull0 == kNoHull || objs[bi].q1 - objs[bi].q0 != 1) return false;
+    // can_see keeps to bodies seen at five points (the blocker it names).
+    if (!whole_pairs && (o.hull_n != 4 || t.hull_n != 4)) return false;
     // The argument needs each object's points outside the other's hull.
     if (o.pts_box.intersects(t.pts_box)) return false;
     if (!blocks_outright(oi, bi)) return false;
-    for (std::uint32_t e = o.hull0; e < o.hull0 + 4; ++e) {
-      for (std::uint32_t m = t.hull0; m < t.hull0 + 4; ++m) {
+    for (std::uint32_t e = o.hull0; e < o.hull0 + o.hull_n; ++e) {
+      for (std::uint32_t m = t.hull0; m < t.hull0 + t.hull_n; ++m) {
         if (!crosses(bi, points[e], points[m])) return false;
       }
     }
     return true;
+  }
+
+  void build_screens() {
+    pieces.clear();
+    piece_n.clear();
+    piece_d.clear();
+    screens.clear();
+    auto add = [&](const Polygon& poly, bool hill, std::uint32_t index, double elevation) {
+      Screen sc;
+      sc.hill = hill;
+      sc.index = index;
+      sc.elevation = elevation;
+      sc.box = poly.bounds();
+      sc.cen = (sc.box.min + sc.box.max) * 0.5;
+      sc.rad = half_diagonal(sc.box);
+      sc.k0 = static_cast<std::uint32_t>(pieces.size());
+      for (const auto& pc : convex_pieces(poly)) {
+        Piece piece;
+        piece.h0 = static_cast<std::uint32_t>(piece_n.size());
+        Aabb b;
+        for (std::size_t i = 0; i < pc.size(); ++i) {
+          const Vec2 a = pc[i];
+          const Vec2 e = pc[(i + 1) % pc.size()] - a;
+          const Vec2 nrm = Vec2{e.y, -e.x} * (1.0 / length(e));  // outward for counter-clockwise
+          piece_n.push_back(nrm);
+          piece_d.push_back(dot(nrm, a));
+          b.add(a);
+        }
+        piece.h1 = static_cast<std::uint32_t>(piece_n.size());
+        piece.cen = (b.min + b.max) * 0.5;
+        piece.rad = half_diagonal(b);
+        pieces.push_back(piece);
+      }
+      sc.k1 = static_cast<std::uint32_t>(pieces.size());
+      if (sc.k1 > sc.k0) screens.push_back(sc);
+    };
+    for (std::uint32_t i = 0; i < hills.size(); ++i) add(*hills[i].poly, true, i, hills[i].elevation);
+    for (std::uint32_t i = 0; i < covers.size(); ++i) add(*covers[i].poly, false, i, 0);
+  }
+
+  // Segment a->b passes through the interior of convex piece k, well clear
+  // of grazing (so the exact test finds the polygon's interior entered).
+  bool through_piece(std::uint32_t k, Vec2 a, Vec2 b) const {
+    const Piece& pc = pieces[k];
+    const Vec2 ab = b - a;
+    const double len = length(ab);
+    const Vec2 w = pc.cen - a;
+    const double cr = cross(ab, w);
+    const double rl = pc.rad * len;
+    if (cr * cr > rl * rl) return false;
+    double lo = 0, hi = 1;
+    for (std::uint32_t i = pc.h0; i < pc.h1; ++i) {
+      const double num = piece_d[i] - dot(piece_n[i], a);
+      const double den = dot(piece_n[i], ab);
+      if (std::abs(den) <= 1e-12 * len) {
+        if (num <= 1e-7) return false;
+        continue;
+      }
+      const double t = num / den;
+      if (den > 0) hi = std::min(hi, t);
+      else lo = std::max(lo, t);
+      if (hi <= lo) return false;
+    }
+    return (hi - lo) * len > 1e-6;
+  }
+
+  // The terrain screens within reach of observer oi (range plus the pieces).
+  void gather_screens(std::uint32_t oi) {
+    obs_screens.clear();
+    const Obj& o = objs[oi];
+    const double reach = range_of(o) + o.prad;
+    for (std::uint32_t k = 0; k < screens.size(); ++k) {
+      const Screen& sc = screens[k];
+      if (sc.hill ? sc.elevation <= o.elevation : o.sig_high) continue;  // cannot hide anything from it
+      const double lim = reach + sc.rad;
+      if (sq(sc.cen - o.pcen) <= lim * lim) obs_screens.push_back(k);
+    }
+  }
+
+  // One convex piece of a hill higher than both objects, or of a wood or
+  // town that both stand clear of, crossing the lines between the hull
+  // points of both objects crosses every sight line between them (as for
+  // hides_whole), and each such line is blocked: a hill blocks whatever
+  // enters it; an intervening stretch of cover limits a line longer than
+  // cover_range. Sets pair_sym.
+  bool terrain_hides(std::uint32_t oi, std::uint32_t ti) {
+    const Obj& o = objs[oi];
+    const Obj& t = objs[ti];
+    if (o.hull0 == kNoHull || t.hull0 == kNoHull || o.pts_box.intersects(t.pts_box)) return false;
+    const double top = std::max(o.elevation, t.elevation);
+    const bool cover_far = o.pts_box.distance_to(t.pts_box) > rules->cover_range + kGeomEpsilon;
+    const Vec2 a = o.pcen;
+    const Vec2 d = t.pcen - a;
+    const double dd = dot(d, d);
+    const double inv = dd > 0 ? 1 / dd : 0;
+    const double r = std::max(o.prad, t.prad);
+    for (std::uint32_t k : obs_screens) {
+      const Screen& sc = screens[k];
+      if (sc.hill) {
+        if (sc.elevation <= top) continue;
+      } else if (!cover_far || sc.box.intersects(o.pts_box) || sc.box.intersects(t.pts_box)) {
+        continue;  // an end may be in it: the edge rules apply
+      }
+      const double s = std::clamp(dot(sc.cen - a, d) * inv, 0.0, 1.0);
+      const double reach = r + sc.rad;
+      if (sq(sc.cen - (a + d * s)) > reach * reach) continue;
+      for (std::uint32_t pk = sc.k0; pk < sc.k1; ++pk) {
+        if (!through_piece(pk, points[o.hull0], points[t.hull0])) continue;
+        bool all = true;
+        for (std::uint32_t e = o.hull0; e < o.hull0 + o.hull_n && all; ++e) {
+          for (std::uint32_t m = t.hull0; m < t.hull0 + t.hull_n && all; ++m) {
+            all = through_piece(pk, points[e], points[m]);
+          }
+        }
+        if (all) {
+          pair_sym = sc.hill || cover_symmetric(o, t);
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   SightResult hidden_by(std::uint32_t bi) const {
@@ -1145,6 +1355,7 @@ struct Prepared {
       pair_sym = o.elevation == t.elevation;
       return hidden_by(named);
     }
+    if (whole_pairs && terrain_hides(oi, ti)) return {false, SightBlock::kHill, 0};
     Cache cache;
     gathered = false;
     const double cover_reach = std::max(rules->cover_range, rules->cover_edge_seen_range) + kGeomEpsilon;
@@ -1224,6 +1435,7 @@ struct Prepared {
   const std::vector<SeatMask>& compute() {
     const std::uint32_t n = static_cast<std::uint32_t>(objs.size());
     lazy_fans = true;
+    whole_pairs = true;
     memo_stride = (n + 63) / 64;
     hidden_memo.assign(n * memo_stride, 0);
     seen.assign(n, 0);
@@ -1249,6 +1461,7 @@ struct Prepared {
       }
       recent_n = 0;
       fan_for = UINT32_MAX;  // built on the first pair that needs a search
+      gather_screens(oi);
       for (std::uint32_t ti : near_objs) {
         if (pair(oi, ti).visible) seen[ti] |= o.seats;
       }
