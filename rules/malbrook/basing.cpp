@@ -61,7 +61,24 @@ std::vector<OrientedRect> layout(Vec2 front_mid, double facing_deg, BaseSize bas
                       bases_per_rank(formation, bases), gap_x, 0.0);
 }
 
+std::vector<OrientedRect> posed_bases(const std::vector<BasePose>& poses, BaseSize base) {
+  std::vector<OrientedRect> out;
+  out.reserve(poses.size());
+  for (const auto& p : poses) out.push_back({p.center, base.width, base.depth, p.facing_deg});
+  return out;
+}
+
+std::vector<BasePose> poses_of(const std::vector<OrientedRect>& bases) {
+  std::vector<BasePose> out;
+  out.reserve(bases.size());
+  for (const auto& r : bases) out.push_back({r.center, r.facing_deg});
+  return out;
+}
+
 std::vector<OrientedRect> footprint(const Brigade& b) {
+  if (!b.base_poses.empty() && b.base_poses.size() == b.bases) {
+    return posed_bases(b.base_poses, base_size(b.type, b.style));
+  }
   return layout(b.position, b.facing_deg, base_size(b.type, b.style), b.bases, b.formation);
 }
 
@@ -73,6 +90,16 @@ OrientedRect footprint(const Gun& g) {
 OrientedRect footprint(const Leader& l) {
   const BaseSize s = leader_base_size(l.rank);
   return OrientedRect::from_front_mid(l.position, s.width, s.depth, l.facing_deg);
+}
+
+OrientedRect footprint(const Messenger& m) {
+  const BaseSize s = leader_base_size(LeaderRank::kMajorGeneral);
+  return OrientedRect::from_front_mid(m.position, s.width, s.depth, m.facing_deg);
+}
+
+OrientedRect horse_holder_footprint(const Brigade& b) {
+  const BaseSize s = base_size(TroopType::kDismountedDragoons, b.style);
+  return OrientedRect::from_front_mid(b.horse_holders.value_or(b.position), s.width, s.depth, b.facing_deg);
 }
 
 Vec2 attached_leader_position(const Brigade& b) {

@@ -46,9 +46,23 @@ bool field_column_allowed(std::uint32_t bases);
 // centred on one axis; a short rear rank is centred behind the front rank.
 std::vector<OrientedRect> layout(Vec2 front_mid, double facing_deg, BaseSize base,
                                  std::uint32_t bases, Formation formation);
+// The rects of bases standing where `poses` put them (Brigade::base_poses).
+std::vector<OrientedRect> posed_bases(const std::vector<BasePose>& poses, BaseSize base);
+// The poses of laid-out bases (the inverse of posed_bases for a layout).
+std::vector<BasePose> poses_of(const std::vector<OrientedRect>& bases);
+// A brigade's bases: Brigade::base_poses when it has them, else its layout.
 std::vector<OrientedRect> footprint(const Brigade& b);
 OrientedRect footprint(const Gun& g);
 OrientedRect footprint(const Leader& l);
+
+// A messenger marker, "a single mounted staff officer or rider": a Major
+// General's one-rider stand, front middle at its position (RULINGS.md R23).
+OrientedRect footprint(const Messenger& m);
+// A horse-holder marker, "a single dismounted dragoon and one or two horses":
+// a dismounted dragoon base of the brigade's style, front middle at the
+// marker's point, facing as the brigade (RULINGS.md R23). Only for brigades
+// with Brigade::horse_holders.
+OrientedRect horse_holder_footprint(const Brigade& b);
 
 // Where an attached leader stands: his stand's front edge against the middle
 // of the rear edge of the brigade, facing with it.

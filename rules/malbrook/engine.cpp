@@ -4,10 +4,15 @@
 #include <set>
 #include <string>
 
+#include "rules/malbrook/after_combat.hpp"
+#include "rules/malbrook/artillery.hpp"
+#include "rules/malbrook/combat.hpp"
 #include "rules/malbrook/command.hpp"
 #include "rules/malbrook/control.hpp"
+#include "rules/malbrook/morale.hpp"
 #include "rules/malbrook/movement.hpp"
 #include "rules/malbrook/sequence.hpp"
+#include "rules/malbrook/victory.hpp"
 
 namespace galloper::rules::malbrook {
 
@@ -39,7 +44,14 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
     case Phase::kCommand:
       if (s.command_stage == CommandStage::kActions) return command_check(s, a);
       break;
-    case Phase::kMovement: return movement_check(s, a);
+    case Phase::kMovement:
+      if (a.decision_id.rfind(kRetirePrefix, 0) == 0) break;  // after_combat.hpp: options
+      return movement_check(s, a);
+    case Phase::kCombat:
+      if (combat_resolved(s)) break;  // after_combat.hpp: options
+      return combat_check(s, a);      // charge.hpp, combat.hpp
+    case Phase::kBombardment:
+    case Phase::kCloseFire: return artillery_check(s, a);
     default: break;
   }
   // Decisions with a list of options: the answer must be one of them.
@@ -58,20 +70,15 @@ void phase_event(GameState& s, std::vector<Event>& ev) {
   switch (s.phase) {
     case Phase::kCommand:
     case Phase::kMovement:
+    case Phase::kBombardment:  // artillery.hpp
+    case Phase::kCloseFire:    // artillery.hpp
       if (alternate(s)) {
         text += ", " + army_name(s, acting_armies(s).front()) + " first";
       } else {
         text += ", both sides together";
       }
       break;
-    case Phase::kBombardment:
-    case Phase::kCloseFire:
-    case Phase::kCombat:
-    case Phase::kMorale:
-      // Fire, combat and morale belong to a later issue (RULES-COVERAGE.md):
-      // the phase passes with nothing done rather than a made-up effect.
-      text += " (not yet played by the server: nothing happens)";
-      break;
+    case Phase::kCombat: break;  // charge.hpp, combat.hpp
     default: break;
   }
   ev.push_back(public_event("phase", text + "."));
@@ -92,12 +99,8 @@ void second_half(GameState& s, std::vector<Event>& ev) {
 }
 
 void end_turn(GameState& s, Dice& dice, std::vector<Event>& ev) {
-  if (s.turn_limit > 0 && s.turn >= s.turn_limit) {
-    s.phase = Phase::kEnded;
-    s.half = 0;
-    ev.push_back(public_event("game_over", "The game ends after turn " + std::to_string(s.turn) + ", the last turn."));
-    return;
-  }
+  // Objectives, army break, the turn limit (victory.hpp).
+  if (end_of_turn(s, ev)) return;
   ++s.turn;
   begin_turn(s);
   s.phase = Phase::kInitiative;
@@ -106,6 +109,25 @@ void end_turn(GameState& s, Dice& dice, std::vector<Event>& ev) {
   ev.push_back(public_event("turn", "Turn " + std::to_string(s.turn) + " begins."));
   settle_initiative(s, dice, ev);
   if (!s.initiative.empty()) enter_phase(s, Phase::kBombardment, ev);
+}
+
+// The bombardment and close artillery fire phases (artillery.hpp): a half
+// with nothing to decide passes without a "now acts" event. Once the close
+// fire phase is over, crews of guns in close combat abandon them ("before
+// the crew abandon their guns").
+void finish_artillery(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& ev, Phase next) {
+  artillery_resolve(s, answers, dice, ev);
+  if (alternate(s) && s.half == 0) {
+    s.half = 1;
+    if (!artillery_pending(s).empty()) {
+      s.half = 0;
+      second_half(s, ev);
+      return;
+    }
+    artillery_resolve(s, {}, dice, ev);
+  }
+  if (s.phase == Phase::kCloseFire) abandon_guns_in_combat(s, ev);
+  enter_phase(s, next, ev);
 }
 
 // Completes the current sub-step with `answers` and enters the next one.
@@ -121,7 +143,7 @@ void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::v
       }
       if (!s.initiative.empty()) enter_phase(s, Phase::kBombardment, ev);
       return;
-    case Phase::kBombardment: enter_phase(s, Phase::kCommand, ev); return;
+    case Phase::kBombardment: finish_artillery(s, answers, dice, ev, Phase::kCommand); return;
     case Phase::kCommand:
       if (s.command_stage == CommandStage::kActions) {
         apply_command_actions(s, answers, ev);
@@ -141,19 +163,37 @@ void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::v
           second_half(s, ev);
         } else {
           enter_phase(s, Phase::kMovement, ev);
+          begin_movement_half(s, dice, ev);  // after_combat.hpp: pursuit, routers, retiring
         }
       }
       return;
     case Phase::kMovement:
       if (alternate(s) && s.half == 0) {
         second_half(s, ev);
+        begin_movement_half(s, dice, ev);  // after_combat.hpp
       } else {
         enter_phase(s, Phase::kCloseFire, ev);
       }
       return;
-    case Phase::kCloseFire: enter_phase(s, Phase::kCombat, ev); return;
-    case Phase::kCombat: enter_phase(s, Phase::kMorale, ev); return;
-    case Phase::kMorale: end_turn(s, dice, ev); return;
+    case Phase::kCloseFire: finish_artillery(s, answers, dice, ev, Phase::kCombat); return;
+    case Phase::kCombat:
+      // Charge declarations, responses and dice, then every combat resolved
+      // (charge.hpp, combat.hpp); the answers were checked by combat_check.
+      if (!combat_resolved(s)) {
+        (void)combat_resolve(s, answers, dice, ev);
+        return;
+      }
+      // "conduct any moves resulting from the combat resolution" (after_combat.hpp).
+      if (!after_combat_done(s)) {
+        after_combat_resolve(s, answers, dice, ev);
+        return;
+      }
+      enter_phase(s, Phase::kMorale, ev);
+      return;
+    case Phase::kMorale:
+      run_morale_phase(s, dice, ev);  // morale.hpp: nothing to decide
+      end_turn(s, dice, ev);
+      return;
     case Phase::kEnded: return;
   }
 }
@@ -169,7 +209,13 @@ std::vector<Decision> pending(const GameState& s) {
       return {};
     case Phase::kCommand:
       return s.command_stage == CommandStage::kActions ? command_pending(s) : control_pending(s);
-    case Phase::kMovement: return movement_pending(s);
+    case Phase::kMovement: {
+      auto retiring = retire_pending(s);  // after_combat.hpp: continue to retire?
+      return retiring.empty() ? movement_pending(s) : retiring;
+    }
+    case Phase::kCombat: return combat_resolved(s) ? after_combat_pending(s) : combat_pending(s);
+    case Phase::kBombardment:
+    case Phase::kCloseFire: return artillery_pending(s);
     default: return {};
   }
 }
@@ -196,7 +242,11 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
   }
   StepResult r{state, {}};
   if (state.phase == Phase::kMovement && !owed.empty()) {
-    if (auto ok = movement_resolve(r.next, answers, dice, r.events); !ok) return ok.error();
+    if (!retire_pending(state).empty()) {
+      resolve_retire_choices(r.next, answers, dice, r.events);
+    } else if (auto ok = movement_resolve(r.next, answers, dice, r.events); !ok) {
+      return ok.error();
+    }
   } else {
     finish(r.next, answers, dice, r.events);
   }

@@ -27,6 +27,12 @@ StateHash MalbrookGame::state_hash() const { return malbrook::state_hash(state_)
 
 std::unique_ptr<Game> MalbrookGame::clone() const { return std::make_unique<MalbrookGame>(state_); }
 
+std::unique_ptr<Game> MalbrookGame::with_options(const GameOptions& options) const {
+  GameState next = state_;
+  next.simultaneous = options.simultaneous;
+  return std::make_unique<MalbrookGame>(std::move(next));
+}
+
 std::vector<Decision> MalbrookGame::pending() const { return malbrook::pending(state_); }
 
 Verdict MalbrookGame::check(const Answer& answer) const { return malbrook::check(state_, answer); }

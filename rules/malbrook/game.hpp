@@ -26,6 +26,7 @@ class MalbrookGame final : public Game {
   View view_for(std::string_view seat, const ViewSettings& settings) const override;
   StateHash state_hash() const override;
   std::unique_ptr<Game> clone() const override;
+  std::unique_ptr<Game> with_options(const GameOptions& options) const override;
 
   std::uint64_t step() const override { return state_.step; }
   bool finished() const override { return state_.phase == Phase::kEnded; }

@@ -42,17 +42,36 @@ Polygon hull_of(const Pose& a, const Pose& b) {
   return convex_hull(pts);
 }
 
-// A pose moved by d (no turn).
+// A pose moved by d (no turn); placed bases move with it.
 Pose translated(const Pose& p, Vec2 d) {
   Pose q = p;
   q.position = p.position + d;
+  for (auto& bp : q.base_poses) bp.center = bp.center + d;
   return q;
 }
 
-// The pose with the same envelope centre but a new formation and facing.
-Pose rearranged(const Pose& p, Formation f, double turn_deg) {
+// The pose turned by turn_deg about the centre of its envelope.
+Pose turned_in_place(const Pose& p, double turn_deg) {
+  const Vec2 c = pose_envelope(p).center;
+  Pose q = p;
+  q.facing_deg = normalize_deg(p.facing_deg + turn_deg);
+  q.position = rotate_cw_about(p.position, c, turn_deg);
+  for (auto& bp : q.base_poses) {
+    bp.center = rotate_cw_about(bp.center, c, turn_deg);
+    bp.facing_deg = normalize_deg(bp.facing_deg + turn_deg);
+  }
+  return q;
+}
+
+// The pose with the same envelope centre but a new formation and facing. The
+// bases are re-arranged into the formation's layout: placed bases (a refused
+// flank, unformed bases) come back into it, unless `keep_placed` (an unformed
+// brigade turning about: every base turns with it).
+Pose rearranged(const Pose& p, Formation f, double turn_deg, bool keep_placed = false) {
+  if (keep_placed && !p.base_poses.empty()) return turned_in_place(p, turn_deg);
   Pose q = p;
   q.formation = f;
+  q.base_poses.clear();
   if (std::abs(turn_deg) < kEps) {
     // Re-arranged on the spot about the front: the front edge stays where it was.
     return q;
@@ -66,6 +85,95 @@ Pose rearranged(const Pose& p, Formation f, double turn_deg) {
   return q;
 }
 
+
+// The decimal count in an OrderStep's target ("2"), or nullopt.
+std::optional<std::uint32_t> parse_count(std::string_view t) {
+  if (t.empty() || t.size() > 3) return std::nullopt;
+  std::uint32_t n = 0;
+  for (char c : t) {
+    if (c < '0' || c > '9') return std::nullopt;
+    n = n * 10 + static_cast<std::uint32_t>(c - '0');
+  }
+  return n;
+}
+
+// The bases at one end of a single line that refuse a flank, and how they
+// wheel back: about the rear corner of their inner end, so that they stay
+// touching the rest of the line without overlapping it (RULINGS.md M21).
+struct Flank {
+  std::vector<std::size_t> idx;  // indices into the line's bases (left to right)
+  OrientedRect seg;              // the envelope of those bases standing in line
+  Vec2 pivot;                    // the rear corner of their inner end
+  double sign = 1;               // +1: a right flank wheels back clockwise; -1: a left flank anticlockwise
+  WheelPivot about_pivot = WheelPivot::kRight;  // the pivot corner of `seg` turned about
+};
+
+Flank flank_of(const std::vector<OrientedRect>& line, double facing_deg, bool right, std::uint32_t k) {
+  Flank f;
+  const std::size_t n = line.size();
+  std::vector<OrientedRect> rs;
+  for (std::size_t i = 0; i < k && i < n; ++i) {
+    f.idx.push_back(right ? n - k + i : i);
+    rs.push_back(line[f.idx.back()]);
+  }
+  f.seg = envelope(rs, facing_deg);
+  f.pivot = right ? f.seg.rear_left() : f.seg.rear_right();
+  f.sign = right ? 1.0 : -1.0;
+  f.about_pivot = right ? WheelPivot::kRight : WheelPivot::kLeft;
+  return f;
+}
+
+// The flank's bases turned to face the rear: its rear edge becomes the front
+// edge, so the core wheel (about a front corner) wheels it about its rear corner.
+OrientedRect about_faced(const OrientedRect& r) { return {r.center, r.width, r.depth, normalize_deg(r.facing_deg + 180)}; }
+
+// "measures the distance moved by the outside base": the arc of its outer front corner.
+double flank_arc(const Flank& f, double angle_deg) {
+  return deg_to_rad(angle_deg) * std::hypot(f.seg.width, f.seg.depth);
+}
+
+}  // namespace
+
+bool has_refused_flank(const Pose& p) {
+  return !p.gun && p.formation != Formation::kUnformed && !p.base_poses.empty();
+}
+
+std::optional<std::string> unformed_spacing_problem(const std::vector<OrientedRect>& bases) {
+  const std::size_t n = bases.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = i + 1; j < n; ++j) {
+      if (overlaps(bases[i], bases[j], kEps)) {
+        return "bases " + std::to_string(i) + " and " + std::to_string(j) + " would stand on top of each other";
+      }
+    }
+  }
+  // Connected through gaps of at most 1": every base is within 1" of another
+  // and the brigade is not split into groups further apart.
+  std::vector<bool> reached(n, false);
+  std::vector<std::size_t> todo;
+  if (n > 0) {
+    reached[0] = true;
+    todo.push_back(0);
+  }
+  while (!todo.empty()) {
+    const std::size_t i = todo.back();
+    todo.pop_back();
+    for (std::size_t j = 0; j < n; ++j) {
+      if (!reached[j] && distance(bases[i], bases[j]) <= kUnformedMaxGap + kEps) {
+        reached[j] = true;
+        todo.push_back(j);
+      }
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    if (!reached[j]) {
+      return "base " + std::to_string(j) + " would be more than 1\" from the rest of its brigade";
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
 }  // namespace
 
 Pose pose_of(const Brigade& b) {
@@ -76,6 +184,7 @@ Pose pose_of(const Brigade& b) {
   p.type = b.type;
   p.style = b.style;
   p.bases = b.bases;
+  if (b.base_poses.size() == b.bases) p.base_poses = b.base_poses;
   return p;
 }
 
@@ -96,6 +205,9 @@ std::vector<OrientedRect> pose_bases(const Pose& p) {
     const BaseSize s = gun_base_size(p.weight);
     return {OrientedRect::from_front_mid(p.position, s.width, s.depth, p.facing_deg)};
   }
+  if (!p.base_poses.empty() && p.base_poses.size() == p.bases) {
+    return posed_bases(p.base_poses, base_size(p.type, p.style));
+  }
   return layout(p.position, p.facing_deg, base_size(p.type, p.style), p.bases, p.formation);
 }
 
@@ -111,6 +223,7 @@ void apply_pose(Brigade& b, const Pose& p) {
   b.facing_deg = normalize_deg(p.facing_deg);
   b.formation = p.formation;
   b.type = p.type;
+  b.base_poses = p.base_poses;
 }
 
 void apply_pose(Gun& g, const Pose& p) {
@@ -144,10 +257,11 @@ bool formation_allowed(const Pose& p, Formation f) {
 StepSweep sweep_of(const Pose& from, const StepEffect& e) {
   StepSweep s;
   if (e.wheel) {
-    s.wheel.emplace(pose_envelope(from), e.wheel_pivot, e.wheel_angle);
+    s.wheel.emplace(e.wheel_body ? *e.wheel_body : pose_envelope(from), e.wheel_pivot, e.wheel_angle);
     s.poly = s.wheel->outline(8);
   } else {
     s.poly = e.swept;
+    s.parts = e.parts;
   }
   return s;
 }
@@ -158,7 +272,14 @@ bool sweep_hits(const StepSweep& s, const OrientedRect& r) {
                            r.facing_deg};
   if (s.wheel) return s.wheel->intersects(inner);
   if (!s.poly.bounds().intersects(inner.bounds())) return false;
-  return intersects(s.poly, inner.polygon());
+  const Polygon ip = inner.polygon();
+  if (!s.parts.empty()) {
+    for (const auto& part : s.parts) {
+      if (part.bounds().intersects(inner.bounds()) && intersects(part, ip)) return true;
+    }
+    return false;
+  }
+  return intersects(s.poly, ip);
 }
 
 Result<StepEffect> manoeuvre_step(const Pose& from, const OrderStep& step, const StepContext& ctx) {
@@ -174,6 +295,10 @@ Result<StepEffect> manoeuvre_step(const Pose& from, const OrderStep& step, const
     }
     return std::nullopt;
   };
+
+  if (has_refused_flank(from) && a != "straighten" && a != "formation") {
+    return no("refused_flank", who + " has a refused flank: 'straighten' it (or change formation) before '" + a + "'.");
+  }
 
   if (a == "forward") {
     if (step.distance <= 0) return no("bad_distance", who + ": a forward move needs a distance greater than 0.");
@@ -200,6 +325,9 @@ Result<StepEffect> manoeuvre_step(const Pose& from, const OrderStep& step, const
     const Vec2 d = facing_unit(from.facing_deg + dev) * step.distance;
     e.end = translated(from, d);
     e.swept = sweep_straight(pose_envelope(from), d);
+    if (!from.base_poses.empty()) {
+      for (const auto& r : pose_bases(from)) e.parts.push_back(sweep_straight(r, d));
+    }
     e.moves = true;
     return e;
   }
@@ -282,6 +410,137 @@ Result<StepEffect> manoeuvre_step(const Pose& from, const OrderStep& step, const
     return e;
   }
 
+  if (a == "refuse_step_back" || a == "refuse_wheel") {
+    // "One or two bases of a brigade may step back while the rest remain in
+    // place in order to refuse a flank"; "Only foot in line may perform a
+    // backwards wheel with one or more of the brigade's bases in order to
+    // refuse a flank ... Move at ½ speed".
+    const bool wheel_back = a == "refuse_wheel";
+    if (!is_foot_pose(from) || from.formation != Formation::kLine) {
+      return no("refuse", who + ": only foot in a single line may refuse a flank.");
+    }
+    if (!wheel_back && ctx.grade > Grade::kD) {
+      return no("refuse", who + ": only A-D grade foot in line may step back.");
+    }
+    if (step.pivot != "left" && step.pivot != "right") {
+      return no("bad_side", who + ": refuse the \"left\" or \"right\" flank (OrderStep.pivot).");
+    }
+    const auto k = parse_count(step.target);
+    const std::uint32_t most = wheel_back ? from.bases - 1 : std::min(kRefuseStepBackBases, from.bases - 1);
+    if (!k || *k < 1 || *k > most) {
+      return no("refuse_count", who + ": " + (wheel_back ? std::string("one or more bases may wheel back, the rest remaining")
+                                                          : std::string("one or two bases may step back, the rest remaining")) +
+                                    " in place: OrderStep.target is the number of bases, 1 to " + std::to_string(most) + ".");
+    }
+    const std::vector<OrientedRect> line = pose_bases(from);
+    const Flank f = flank_of(line, from.facing_deg, step.pivot == "right", *k);
+    std::vector<BasePose> poses = poses_of(line);
+    e.end = from;
+    e.moves = true;
+    e.refuse = true;
+    if (!wheel_back) {
+      if (ctx.dice) {
+        return no("refuse", who + ": stepping back is done instead of a normal move, without dice (declare 'manoeuvre').");
+      }
+      if (step.distance <= 0 || step.distance > kRefuseStepBackMax + kEps) {
+        return no("too_far", who + ": bases step back up to 1\", not " + inches(step.distance) + ".");
+      }
+      const Vec2 back = facing_unit(from.facing_deg + 180) * step.distance;
+      for (std::size_t i : f.idx) poses[i].center = poses[i].center + back;
+      e.swept = sweep_straight(f.seg, back);
+      e.fraction = 1;  // "Takes 1 full move."
+    } else {
+      if (auto r = need_dice()) return *r;
+      const double ang = step.angle_deg;
+      if (ang <= kEps || ang > kRefuseWheelMaxDeg + kEps) {
+        return no("bad_angle", who + ": a flank wheels back through more than 0° and at most 90°, not " +
+                                   degrees(ang) + ".");
+      }
+      for (std::size_t i : f.idx) {
+        poses[i].center = rotate_cw_about(poses[i].center, f.pivot, f.sign * ang);
+        poses[i].facing_deg = normalize_deg(from.facing_deg + f.sign * ang);
+      }
+      e.wheel = true;
+      e.wheel_body = about_faced(f.seg);
+      e.wheel_pivot = f.about_pivot;
+      e.wheel_angle = ang;
+      e.inches = 2 * flank_arc(f, ang);  // "½ speed if wheeling backwards to refuse a flank"
+      if (ctx.within6) e.dps = 1;        // "1 DP if in line within 6 inches of enemy"
+    }
+    e.end.base_poses = std::move(poses);
+    return e;
+  }
+
+  if (a == "straighten") {
+    // Bringing a refused flank back into line: the reverse of the manoeuvre
+    // that refused it (RULINGS.md M21).
+    if (!has_refused_flank(from)) return no("straighten", who + " has no refused flank to straighten.");
+    Pose line_pose = from;
+    line_pose.base_poses.clear();
+    const std::vector<OrientedRect> line = pose_bases(line_pose);
+    std::vector<std::size_t> out;
+    bool wheeled = false;
+    for (std::size_t i = 0; i < line.size() && i < from.base_poses.size(); ++i) {
+      const BasePose& bp = from.base_poses[i];
+      const bool turned = std::abs(angle_diff_deg(bp.facing_deg, line[i].facing_deg)) > 1e-6;
+      if (turned || distance(bp.center, line[i].center) > 1e-6) out.push_back(i);
+      wheeled = wheeled || turned;
+    }
+    e.end = line_pose;
+    e.refuse = true;
+    if (out.empty()) return e;
+    e.moves = true;
+    const bool right = out.back() == line.size() - 1;
+    const Flank f = flank_of(line, from.facing_deg, right, static_cast<std::uint32_t>(out.size()));
+    if (wheeled) {
+      if (auto r = need_dice()) return *r;
+      const double ang = std::abs(angle_diff_deg(from.base_poses[out.front()].facing_deg, from.facing_deg));
+      e.wheel = true;
+      e.wheel_body = about_faced(f.seg);
+      e.wheel_pivot = f.about_pivot;
+      e.wheel_angle = ang;
+      e.inches = flank_arc(f, ang);  // a forward wheel: normal speed
+      if (ctx.within6) e.dps = 1;
+    } else {
+      if (ctx.dice) return no("straighten", who + ": stepping forward again is done without dice (declare 'manoeuvre').");
+      const double d = distance(from.base_poses[out.front()].center, line[out.front()].center);
+      e.swept = sweep_straight(f.seg, facing_unit(from.facing_deg + 180) * d);
+      e.fraction = 1;
+    }
+    return e;
+  }
+
+  if (a == "base") {
+    // "bases are moved individually with no penalties for manoeuvre"; "They
+    // are considered to be facing all-round". The spacing ("may not ... be
+    // separated by more than 1 inch") is judged once the whole order is in.
+    if (!unformed) return no("base", who + ": only unformed brigades move their bases one by one.");
+    if (auto r = need_dice()) return *r;
+    const auto k = parse_count(step.target);
+    if (!k || *k >= from.bases) {
+      return no("bad_base", who + ": OrderStep.target names the base to move, 0 to " + std::to_string(from.bases - 1) + ".");
+    }
+    Pose q = from;
+    if (q.base_poses.empty()) q.base_poses = poses_of(pose_bases(from));
+    const BaseSize size = base_size(from.type, from.style);
+    BasePose& bp = q.base_poses[*k];
+    const OrientedRect r0{bp.center, size.width, size.depth, bp.facing_deg};
+    bp.center = step.to;
+    bp.facing_deg = normalize_deg(bp.facing_deg + step.angle_deg);
+    const OrientedRect r1{bp.center, size.width, size.depth, bp.facing_deg};
+    q.position = envelope(posed_bases(q.base_poses, size), q.facing_deg).front_mid();
+    std::vector<Vec2> pts;
+    for (Vec2 c : r0.corners()) pts.push_back(c);
+    for (Vec2 c : r1.corners()) pts.push_back(c);
+    e.end = std::move(q);
+    e.swept = convex_hull(pts);
+    e.parts = {e.swept};
+    e.base_index = static_cast<int>(*k);
+    e.base_path = distance(r0.center, r1.center);
+    e.moves = e.base_path > kEps;
+    return e;
+  }
+
   if (a == "about_face") {
     if (unformed) return no("unformed_about_face", who + " is unformed and faces all round: it needs no about face.");
     if (from.gun && !from.limbered) return no("gun_about_face", who + ": unlimbered guns pivot up to 45°.");
@@ -327,7 +586,7 @@ Result<StepEffect> manoeuvre_step(const Pose& from, const OrderStep& step, const
       return no("bad_formation", who + " cannot form " + std::string(to_string(*f)) + " with " +
                                      std::to_string(from.bases) + " bases.");
     }
-    if (*f == from.formation && std::abs(turn) < kEps) {
+    if (*f == from.formation && std::abs(turn) < kEps && from.base_poses.empty()) {
       return no("bad_formation", who + " is already in " + std::string(to_string(*f)) + ".");
     }
     const double t = normalize_deg(turn);
@@ -356,7 +615,7 @@ Result<StepEffect> manoeuvre_step(const Pose& from, const OrderStep& step, const
   if (a == "pivot") {
     if (unformed) {
       // Unformed bases move freely and face all round: turning costs nothing.
-      e.end = rearranged(from, from.formation, step.angle_deg);
+      e.end = rearranged(from, from.formation, step.angle_deg, true);
       e.swept = hull_of(from, e.end);
       return e;
     }
@@ -394,6 +653,7 @@ Result<StepEffect> manoeuvre_step(const Pose& from, const OrderStep& step, const
       return no(a, who + ": only traditional style dragoons may " + a + ".");
     }
     e.end = from;
+    e.end.base_poses.clear();  // re-based: the new bases stand in their formation
     e.end.type = dismount ? TroopType::kDismountedDragoons : TroopType::kDragoons;
     if (dismount) {
       e.end.formation = Formation::kUnformed;

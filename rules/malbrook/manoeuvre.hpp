@@ -27,6 +27,9 @@ struct Pose {
   bool gun = false;
   GunWeight weight = GunWeight::kMedium;
   bool limbered = false;
+  // Brigade::base_poses: a refused flank, or an unformed brigade's bases
+  // placed one by one. Empty: laid out from position, facing and formation.
+  std::vector<BasePose> base_poses;
 };
 
 Pose pose_of(const Brigade& b);
@@ -66,6 +69,15 @@ struct StepEffect {
   WheelPivot wheel_pivot = WheelPivot::kLeft;
   double wheel_angle = 0;     // core sign: > 0 forward
   Polygon swept;              // straight moves: the swept hull; in place: start U end hull
+  // Where only part of the brigade wheels (a refused flank): the rect that
+  // wheels, instead of the whole envelope.
+  std::optional<OrientedRect> wheel_body;
+  // Bases moving separately (unformed bases, a posed unformed brigade moving
+  // on): the area each sweeps; `swept` then contains them all.
+  std::vector<Polygon> parts;
+  int base_index = -1;        // "base": the base moved
+  double base_path = 0;       // "base": how far that base's centre travelled
+  bool refuse = false;        // "refuse_step_back" / "refuse_wheel" / "straighten"
   bool formation_change = false;
   bool mount = false;
   bool dismount = false;
@@ -75,12 +87,29 @@ struct StepEffect {
 struct StepSweep {
   Polygon poly;  // a containing polygon (exact for straight moves)
   std::optional<WheelSweep> wheel;
+  std::vector<Polygon> parts;  // when not empty: what really sweeps (within poly)
 };
 StepSweep sweep_of(const Pose& from, const StepEffect& e);
 bool sweep_hits(const StepSweep& s, const OrientedRect& r);  // interiors meet (touching is fine)
 
 // The legality and effect of one step for a unit in `from`.
 Result<StepEffect> manoeuvre_step(const Pose& from, const OrderStep& step, const StepContext& ctx);
+
+// ---- Per-base poses ----
+// Up to how far a base of an unformed brigade may be from the nearest other
+// base of its brigade ("may not ... be separated by more than 1 inch").
+inline constexpr double kUnformedMaxGap = 1.0;
+// Bases that may step back to refuse a flank ("One or two bases"), how far
+// ("up to 1 inch back"), and how far a flank may wheel back (RULINGS.md M21).
+inline constexpr std::uint32_t kRefuseStepBackBases = 2;
+inline constexpr double kRefuseStepBackMax = 1.0;
+inline constexpr double kRefuseWheelMaxDeg = 90.0;
+
+// True when the brigade stands in line with a refused flank.
+bool has_refused_flank(const Pose& p);
+// Empty when no two bases overlap and every base is within 1" of another
+// so that the brigade is one connected group; else why not.
+std::optional<std::string> unformed_spacing_problem(const std::vector<OrientedRect>& bases);
 
 // Formations this unit may take ("Brigade Formations").
 bool formation_allowed(const Pose& p, Formation f);

@@ -50,6 +50,23 @@ bool inspired(const Brigade& b) { return b.inspire_actions > 0 || b.has(Status::
 // ---------------------------------------------------------------------------
 // The table as the phase sees it: every brigade and gun as a body.
 
+// What a unit occupies, exactly: its envelope when that is all base (a
+// formed brigade laid out in its formation, a gun), else each base (a refused
+// flank, an unformed brigade's spaced or freely placed bases).
+std::vector<OrientedRect> body_rects(const Pose& p) {
+  if (p.gun || (p.base_poses.empty() && formed(p.formation))) return {pose_envelope(p)};
+  return pose_bases(p);
+}
+
+bool rects_overlap(const std::vector<OrientedRect>& a, const std::vector<OrientedRect>& b) {
+  for (const auto& x : a) {
+    for (const auto& y : b) {
+      if (overlaps(x, y, kEps)) return true;
+    }
+  }
+  return false;
+}
+
 struct Body {
   std::string id;
   std::string army;
@@ -59,6 +76,8 @@ struct Body {
   OrientedRect env;
   Polygon poly;
   Aabb box;
+  std::vector<OrientedRect> rects;  // body_rects
+  std::vector<Polygon> polys;       // their polygons
   bool formed = true;
   bool routing = false;
   bool fired = false;
@@ -70,9 +89,12 @@ Body make_body(const Brigade& b, std::size_t i) {
   o.army = b.army;
   o.command = b.command;
   o.index = i;
-  o.env = pose_envelope(pose_of(b));
+  const Pose pose = pose_of(b);
+  o.env = pose_envelope(pose);
   o.poly = o.env.polygon();
   o.box = o.env.bounds();
+  o.rects = body_rects(pose);
+  for (const auto& r : o.rects) o.polys.push_back(r.polygon());
   o.formed = b.formation != Formation::kUnformed;
   o.routing = b.has(Status::kRouting);
   return o;
@@ -88,6 +110,8 @@ Body make_body(const Gun& g, std::size_t i) {
   o.env = pose_envelope(pose_of(g));
   o.poly = o.env.polygon();
   o.box = o.env.bounds();
+  o.rects = {o.env};
+  o.polys = {o.poly};
   o.fired = g.has(Status::kFired);
   return o;
 }
@@ -123,7 +147,7 @@ class Field {
       if (o.army == army) continue;
       if (box.distance_to(o.box) >= best) continue;
       if (known_only && !known(i, army)) continue;
-      best = std::min(best, distance(poly, o.poly));
+      for (const auto& q : o.polys) best = std::min(best, distance(poly, q));
     }
     return best;
   }
@@ -133,7 +157,9 @@ class Field {
     const Aabb box = arc.bounds();
     for (const auto& o : bodies_) {
       if (o.army == army || !box.intersects(o.box)) continue;
-      if (intersects(arc, o.poly)) return true;
+      for (const auto& q : o.polys) {
+        if (intersects(arc, q)) return true;
+      }
     }
     return false;
   }
@@ -146,7 +172,8 @@ class Field {
       if (distance(a.outline, poly) > range) continue;
       bool occupied = false;
       for (const auto& o : bodies_) {
-        if (o.army == army && intersects(a.outline, o.poly)) {
+        if (o.army == army && std::any_of(o.polys.begin(), o.polys.end(),
+                                          [&](const Polygon& q) { return intersects(a.outline, q); })) {
           occupied = true;
           break;
         }
@@ -178,7 +205,7 @@ class Field {
     for (std::size_t i = 0; i < bodies_.size(); ++i) where[{bodies_[i].gun ? 1 : 0, bodies_[i].index}] = i;
     for (std::size_t k = 0; k < scene.refs.size() && k < masks.size(); ++k) {
       const PieceRef& r = scene.refs[k];
-      if (r.kind == PieceKind::kLeader) continue;
+      if (r.kind != PieceKind::kBrigade && r.kind != PieceKind::kGun) continue;
       auto it = where.find({r.kind == PieceKind::kGun ? 1 : 0, r.index});
       if (it != where.end()) seen_[it->second] = masks[k];
     }
@@ -198,6 +225,7 @@ enum class Right : std::uint8_t { kFree, kHalt, kRepeat, kNone };
 
 Right right_of(const Brigade& b) {
   if (!on_table(b) || b.has(Status::kInCombat)) return Right::kNone;  // "may not move until the combat is resolved"
+  if (b.has(Status::kRetiring) && b.has(Status::kMoved)) return Right::kNone;  // continued to retire (after_combat.hpp)
   if (b.has(Status::kRouting) || b.has(Status::kPursuing) || b.has(Status::kEvading)) {
     // Routers and pursuers passing a control test with "act as player
     // wishes" may rally: re-form in place (RULINGS.md M16).
@@ -506,13 +534,31 @@ bool leaves_table(const GameState& s, const OrientedRect& r) {
 
 bool sweep_hits_body(const StepSweep& sw, const Body& o) {
   if (!sw.poly.bounds().intersects(o.box)) return false;
-  return sweep_hits(sw, o.env);
+  for (const auto& r : o.rects) {
+    if (sweep_hits(sw, r)) return true;
+  }
+  return false;
+}
+
+// The polygons a sweep really covers: its parts, or its one polygon.
+const std::vector<Polygon>& sweep_areas(const StepSweep& sw, std::vector<Polygon>& scratch) {
+  if (!sw.parts.empty()) return sw.parts;
+  scratch.assign(1, sw.poly);
+  return scratch;
 }
 
 const char* impassable_crossed(const TerrainMap& t, const StepSweep& sw) {
-  const auto crossed = sw.wheel ? t.obstacles_crossed(*sw.wheel) : t.obstacles_crossed(sw.poly);
-  for (const auto& c : crossed) {
-    if (c.feature->impassable && c.via == nullptr) return "impassable terrain";
+  if (sw.wheel) {
+    for (const auto& c : t.obstacles_crossed(*sw.wheel)) {
+      if (c.feature->impassable && c.via == nullptr) return "impassable terrain";
+    }
+    return nullptr;
+  }
+  std::vector<Polygon> scratch;
+  for (const auto& area : sweep_areas(sw, scratch)) {
+    for (const auto& c : t.obstacles_crossed(area)) {
+      if (c.feature->impassable && c.via == nullptr) return "impassable terrain";
+    }
   }
   return nullptr;
 }
@@ -601,6 +647,10 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   double inches_used = 0;
   double fraction_used = 0;
   bool was_in_combat = false;
+  bool refused = false;              // a refusing manoeuvre is the brigade's whole move
+  double most_base_path = 0;
+  std::map<int, double> base_paths;  // unformed bases moved one by one: each one's path
+  std::set<const Linear*> obstacles_paid;
   std::size_t real_steps = 0;
   for (std::size_t k = 0; k < steps.size(); ++k) {
     const OrderStep& st = steps[k];
@@ -641,6 +691,9 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
         return no("halted", who + " is halted: it may only adjust its facing or formation to face a threat.");
       }
     }
+    if (refused && st.action != "formation") {
+      return no("refused_flank", who + " has refused a flank: that is its whole move this turn.");
+    }
     if (ctx.road && st.action != "forward" && st.action != "wheel") {
       return no("road", who + ": a road move is made in march column (or limbered) along the road: forward and "
                               "wheel only.");
@@ -669,7 +722,12 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
       return no("impassable", who + "'s " + st.action + " would cross " + what + ".");
     }
     if (closed_to(cur) && !ctx.road) {
-      if (const char* what = closed_terrain(s.terrain, sw.poly)) {
+      std::vector<Polygon> scratch;
+      const char* what = nullptr;
+      for (const auto& area : sweep_areas(sw, scratch)) {
+        if (what == nullptr) what = closed_terrain(s.terrain, area);
+      }
+      if (what != nullptr) {
         return no("closed_terrain", who + ": guns and cavalry may not move in " + std::string(what) +
                                         " unless on a road.");
       }
@@ -679,9 +737,16 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     // fire)." Crossed: the line from the footprint's centre before the step
     // to its centre after it meets the obstacle (RULINGS.md).
     if (e.moves) {
-      const Segment centre_path{pose_envelope(cur).center, pose_envelope(e.end).center};
+      // A base moved on its own: its own centre's path; the brigade pays the
+      // ½ move once per obstacle however many of its bases cross it.
+      const bool one_base = e.base_index >= 0;
+      const Segment centre_path =
+          one_base ? Segment{pose_bases(cur)[static_cast<std::size_t>(e.base_index)].center,
+                             pose_bases(e.end)[static_cast<std::size_t>(e.base_index)].center}
+                   : Segment{pose_envelope(cur).center, pose_envelope(e.end).center};
       for (const auto& c : s.terrain.obstacles_crossed(centre_path)) {
         if (!c.feature->major || c.via != nullptr) continue;
+        if (one_base && !obstacles_paid.insert(c.feature).second) continue;
         e.fraction += 0.5;
         if (formed(cur.formation) || cur.gun) {
           int dp = c.feature->kind == LinearKind::kChevauxDeFrise && cav ? 2 : 1;
@@ -704,7 +769,14 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
                                       "closer.");
     }
     if (foot && field.enemy_front_within(army, end_env, kFootCombat)) was_in_combat = true;
-    if (s.terrain.is_rough(sw.poly, true)) p.rough = true;
+    {
+      std::vector<Polygon> scratch;
+      for (const auto& area : sweep_areas(sw, scratch)) {
+        if (s.terrain.is_rough(area, true)) p.rough = true;
+      }
+    }
+    if (e.refuse) refused = true;
+    if (e.base_index >= 0) base_paths[e.base_index] += e.base_path;
     if (e.mount) p.mounted = true;
     if (e.dismount) p.dismounted = true;
     p.manoeuvre_dps += e.dps;
@@ -716,6 +788,13 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   }
   p.end = cur;
   if (s.terrain.is_rough(pose_envelope(p.start).polygon(), true)) p.rough = true;
+  // Bases moving one by one move at once: the move is as long as the
+  // furthest any of them goes (RULINGS.md M13).
+  for (const auto& [k, path] : base_paths) {
+    (void)k;
+    most_base_path = std::max(most_base_path, path);
+  }
+  inches_used += most_base_path;
 
   // How much of the move the order takes.
   double used = fraction_used;
@@ -746,14 +825,24 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     return no("gun_rough", who + ": limbered guns move 1 AvD in rough terrain, not 2.");
   }
   const OrientedRect end_env = pose_envelope(p.end);
-  if (leaves_table(s, end_env)) return no("off_table", who + "'s order would take it off the table.");
+  const std::vector<OrientedRect> end_rects = body_rects(p.end);
+  for (const auto& r : end_rects) {
+    if (leaves_table(s, r)) return no("off_table", who + "'s order would take it off the table.");
+  }
+  if (!p.gun && p.end.formation == Formation::kUnformed && !p.end.base_poses.empty()) {
+    // "Bases of the same unformed brigade may not, however, be separated by more than 1 inch."
+    if (auto why = unformed_spacing_problem(pose_bases(p.end))) {
+      return no("unformed_spacing", who + ": " + *why + "; bases of an unformed brigade may not be separated by "
+                                          "more than 1\".");
+    }
+  }
 
   // Where it ends: not on top of anything that stays put this step.
   for (const auto& o : field.bodies()) {
     if (o.id == p.unit) continue;
     if (o.army == army && moving_this_step(s, o.id)) continue;  // judged once every order is in
     if (o.army != army && moving_this_step(s, o.id)) continue;
-    if (overlaps(end_env, o.env, kEps)) {
+    if (rects_overlap(end_rects, o.rects)) {
       return no("overlap", who + " would end on top of " + o.id + ".");
     }
   }
@@ -761,7 +850,8 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   // "Brigades must move the full amount indicated by the dice rolled except..."
   if (decl.mode == MoveMode::kDice && real_steps > 0 && used < 1 - 1e-6) {
     const double short_by = (1 - used) * decl.allowance;
-    bool excused = decl.objective;
+    // A refused flank: the rest of the brigade "remain[s] in place" (RULINGS.md M21).
+    bool excused = decl.objective || refused;
     if (!excused && cav && field.enemy_front_within(army, end_env, kCavalryHalt + kAtLine)) excused = true;
     if (!excused && decl.double_move &&
         field.enemy_dist(army, end_env.polygon(), true) <= kDoubleMoveBeyond + kAtLine) {
@@ -821,6 +911,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
       return no("split", who + ": a split takes 1 to " + std::to_string(p.end.bases - 1) +
                              " bases (OrderStep.distance = the number of bases).");
     }
+    if (has_refused_flank(p.end)) return no("split", who + ": straighten the refused flank before splitting.");
     if (p.end.formation != Formation::kLine && p.end.formation != Formation::kMarchColumn &&
         p.end.formation != Formation::kUnformed) {
       return no("split", who + ": split from a line, a march column or an unformed brigade.");
@@ -1039,6 +1130,8 @@ void do_merge(GameState& s, const std::string& mover_id, const std::string& targ
   const OrientedRect me = pose_envelope(pose_of(*m));
   Brigade merged = *t;
   merged.bases = t->bases + m->bases;
+  // The new brigade stands in its formation's layout (RULINGS.md M18).
+  merged.base_poses.clear();
   merged.dps = std::max(t->dps, m->dps);  // "take on the DPs of the component brigade which has the most"
   merged.status |= m->status & static_cast<std::uint32_t>(Status::kMoved);
   if (directly_behind(te, me, kCommandGap + kEps, 0.05)) {
@@ -1087,6 +1180,11 @@ void do_split(GameState& s, const std::string& id, const std::string& new_id, st
   // "each new brigade takes on all the DPs of the original parent brigade"
   b->bases = static_cast<std::uint32_t>(keep);
   b->position = envelope(kept, b->facing_deg).front_mid();
+  if (!b->base_poses.empty()) {
+    // Unformed bases placed one by one stay where they stand.
+    nb.base_poses = poses_of(off);
+    b->base_poses = poses_of(kept);
+  }
   Event e;
   e.kind = "split";
   e.text = id + " splits: " + std::to_string(n) + " bases form " + new_id + ", both with " + std::to_string(b->dps) +
@@ -1121,9 +1219,11 @@ bool skirmish_withdraw(GameState& s, Brigade& b, const Brigade& threat) {
   if (impassable_crossed(s.terrain, sw) != nullptr) return false;
   for (const auto& o : field.bodies()) {
     if (o.id == b.id) continue;
-    if (overlaps(end, o.env, kEps)) return false;
+    if (rects_overlap(body_rects(p), o.rects)) return false;
   }
+  const Vec2 shift = p.position - b.position;
   b.position = p.position;
+  for (auto& bp : b.base_poses) bp.center = bp.center + shift;
   return true;
 }
 
@@ -1148,10 +1248,7 @@ Verdict resolve_declare(GameState& s, const std::vector<Answer>& answers, Dice& 
     }
     const ParsedOption po = parse_option(opt).value_or(ParsedOption{});
     std::vector<int> faces;
-    if (po.mode == MoveMode::kDice) {
-      for (std::uint32_t k = 0; k < po.avd; ++k) faces.push_back(dice.avd());
-      if (po.d6) faces.push_back(dice.d6());
-    }
+    if (po.mode == MoveMode::kDice) faces = roll_move_dice(dice, po.avd, po.d6);
     Event ev;
     ev.kind = "move_dice";
     ev.subjects = d.subjects;
@@ -1237,11 +1334,11 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     plans.push_back(std::move(r).value());
   }
   // Moves are simultaneous: no two units may end on top of each other.
-  std::vector<OrientedRect> ends;
-  for (const auto& p : plans) ends.push_back(pose_envelope(p.end));
+  std::vector<std::vector<OrientedRect>> ends;
+  for (const auto& p : plans) ends.push_back(body_rects(p.end));
   for (std::size_t i = 0; i < plans.size(); ++i) {
     for (std::size_t j = i + 1; j < plans.size(); ++j) {
-      if (overlaps(ends[i], ends[j], kEps) && plans[i].merge_with != plans[j].unit &&
+      if (rects_overlap(ends[i], ends[j]) && plans[i].merge_with != plans[j].unit &&
           plans[j].merge_with != plans[i].unit) {
         return no("overlap", plans[i].unit + " and " + plans[j].unit + " would end on top of each other.");
       }
@@ -1484,6 +1581,13 @@ int fatigue_dps(const std::vector<int>& faces, const Pose& pose, bool rough) {
   int n = 0;
   for (int f : faces) n += f >= threshold ? 1 : 0;
   return n;
+}
+
+std::vector<int> roll_move_dice(Dice& dice, std::uint32_t avd, bool d6) {
+  std::vector<int> faces;
+  for (std::uint32_t k = 0; k < avd; ++k) faces.push_back(dice.avd());
+  if (d6) faces.push_back(dice.d6());
+  return faces;
 }
 
 double move_inches(const std::vector<int>& faces, bool insp, bool doubled) {

@@ -18,7 +18,11 @@
 //  2. kExecute — "move/<unit>" (kind "move") per declared unit: the order as
 //     OrderSteps (forward, wheel, incline, side_step, step_back, about_face,
 //     formation, reform, pivot, unlimber, mount, dismount, pass_gap,
-//     horse_holders, merge, split); "leader/<id>" (kind "leader_move") per
+//     horse_holders, merge, split; refuse_step_back / refuse_wheel with
+//     pivot = the flank and target = how many bases, and straighten, for a
+//     refused flank; base with target = the base's index and to = where its
+//     centre goes, for unformed brigades: RULINGS.md M13, M21);
+//     "leader/<id>" (kind "leader_move") per
 //     detached leader: [move_to]. Every order is checked exactly (distances,
 //     22.5°, sweeps against troops and terrain, halts, the full-move rule).
 //     Then DPs, combat status, merges and splits, attached leaders, and
@@ -74,6 +78,10 @@ void add_movement_dps(std::uint32_t& dps, int n);
 // "Fatigue and disorder when moving": DPs for the faces rolled (AvD faces and
 // the optional D6) by a unit in `pose` moving in good or rough terrain.
 int fatigue_dps(const std::vector<int>& faces, const Pose& pose, bool rough);
+
+// A normal move's dice, rolled all at once: `avd` AvD, then the optional D6
+// ("the player must decide how many he will roll, then roll all at once").
+std::vector<int> roll_move_dice(Dice& dice, std::uint32_t avd, bool d6);
 
 // Inches for the faces rolled: pips x ½", +½" per die if inspired, doubled.
 double move_inches(const std::vector<int>& faces, bool inspired, bool doubled);

@@ -12,6 +12,11 @@ std::string seat_of(const Brigade& b) { return wing_seat(b.army, b.wing); }
 std::string seat_of(const Gun& g) { return g.wing.empty() ? army_seat(g.army) : wing_seat(g.army, g.wing); }
 std::string seat_of(const Leader& l) { return l.wing.empty() ? army_seat(l.army) : wing_seat(l.army, l.wing); }
 
+std::string seat_of(const GameState& state, const Messenger& m) {
+  const Leader* from = state.find_leader(m.from);
+  return from != nullptr ? seat_of(*from) : army_seat(m.army);
+}
+
 std::vector<Seat> seats_of(const GameState& state) {
   std::vector<Seat> seats;
   seats.push_back({std::string(kUmpireSeat), SeatRole::kUmpire, "", "", "Umpire"});

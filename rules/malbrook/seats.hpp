@@ -20,5 +20,8 @@ std::string wing_seat(std::string_view army, std::string_view wing);
 std::string seat_of(const Brigade& b);
 std::string seat_of(const Gun& g);
 std::string seat_of(const Leader& l);
+// A messenger: the seat of the leader who sent it (the army's seat if he is
+// no longer listed).
+std::string seat_of(const GameState& state, const Messenger& m);
 
 }  // namespace galloper::rules::malbrook

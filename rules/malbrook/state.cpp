@@ -242,6 +242,16 @@ StateHash state_hash(const GameState& s) {
     h.u32(b.inspire_actions);
     h.boolean(b.horse_holders.has_value());
     if (b.horse_holders) h.vec(*b.horse_holders);
+    // Placed bases (basing.hpp): only walked when there are any, so states
+    // without them keep the hashes recorded before they existed.
+    if (!b.base_poses.empty()) {
+      h.tag(30);
+      h.u64(b.base_poses.size());
+      for (const auto& bp : b.base_poses) {
+        h.vec(bp.center);
+        h.real(bp.facing_deg);
+      }
+    }
     h.u32(b.move_dice_turn);
     h.u32(b.move_dice);
     h.u32(b.move_dice_before);
@@ -332,6 +342,54 @@ StateHash state_hash(const GameState& s) {
   for (const auto& g : s.guns) {
     h.u32(static_cast<std::uint32_t>(g.control));
     h.str(g.controlled_by);
+  }
+  // Artillery and damage (artillery.hpp, damage.hpp): only when any is set, so
+  // states without them keep their recorded digests.
+  const bool any_artillery = std::any_of(s.guns.begin(), s.guns.end(), [](const Gun& g) {
+    return !g.last_target.empty() || g.bombarded_turn != 0 || !g.crew_with.empty();
+  });
+  if (any_artillery || !s.risk_tested.empty() || !s.fallen_leaders.empty()) {
+    h.tag(22);
+    for (const auto& g : s.guns) {
+      h.str(g.last_target);
+      h.u32(g.last_band);
+      h.vec(g.last_shot_from);
+      h.real(g.last_shot_facing);
+      h.u32(g.bombarded_turn);
+      h.boolean(g.bombarded_close);
+      h.str(g.crew_with);
+    }
+    h.u64(s.risk_tested.size());
+    for (const auto& r : s.risk_tested) {
+      h.str(r.brigade);
+      h.u32(static_cast<std::uint32_t>(r.cause));
+      h.u32(r.turn);
+      h.u32(static_cast<std::uint32_t>(r.phase));
+    }
+    h.u64(s.fallen_leaders.size());
+    for (const auto& f : s.fallen_leaders) {
+      h.str(f.leader);
+      h.str(f.army);
+      h.u32(static_cast<std::uint32_t>(f.rank));
+      h.vec(f.position);
+      h.u32(f.turn);
+      h.u32(static_cast<std::uint32_t>(f.phase));
+      h.boolean(f.captured);
+    }
+  }
+  h.tag(23);  // after combat, morale and the end of the game (after_combat_state.hpp)
+  for (const auto& b : s.brigades) {
+    h.u32(b.morale_dps_turn);
+    h.u32(b.morale_dps);
+    h.u32(b.combat_turn);
+    h.str(b.pursuing);
+  }
+  hash_after_combat(h, s.after_combat, s.morale_causes, s.result);
+  // Close combat (combat.hpp): only once a combat phase ran or the umpire
+  // ruled on ground, so earlier states keep their digests.
+  if (s.combat.turn != 0 || !s.advantage_of_ground.empty()) {
+    h.tag(24);
+    hash_combat(h, s.combat, s.advantage_of_ground);
   }
   return h.digest();
 }

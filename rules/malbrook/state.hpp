@@ -16,6 +16,8 @@
 #include "rules/core/vec2.hpp"
 #include "rules/malbrook/types.hpp"
 #include "rules/malbrook/movement_state.hpp"
+#include "rules/malbrook/after_combat_state.hpp"
+#include "rules/malbrook/combat.hpp"
 
 namespace galloper::rules::malbrook {
 
@@ -43,6 +45,15 @@ enum class Status : std::uint32_t {
 inline constexpr std::uint32_t kStatusCount = 17;
 std::string_view to_string(Status s);
 
+// One base of a brigade standing on its own: a base of a refused flank, or a
+// freely placed base of an unformed brigade. `center` is the middle of the
+// base; `facing_deg` its own facing.
+struct BasePose {
+  Vec2 center;
+  double facing_deg = 0;
+  friend bool operator==(const BasePose&, const BasePose&) = default;
+};
+
 struct Brigade {
   std::string id;
   std::string name;
@@ -57,6 +68,15 @@ struct Brigade {
   Formation formation = Formation::kLine;
   Vec2 position;            // middle of the front edge
   double facing_deg = 0;    // clockwise from north, [0, 360)
+  // Where each base stands when the brigade is not simply laid out from
+  // (position, facing, formation) (basing.hpp `footprint`): a line with a
+  // refused flank ("One or two bases ... may step back", "a backwards wheel
+  // with one or more of the brigade's bases"), or an unformed brigade whose
+  // "bases are moved individually". Empty: laid out; else one per base, in
+  // layout order (left to right, front rank first). For a refused line
+  // `position` and `facing_deg` stay those of the line; for an unformed
+  // brigade `position` is the front middle of the bases' envelope.
+  std::vector<BasePose> base_poses;
   std::uint32_t dps = 0;
   std::uint32_t status = 0;  // Status bits
   std::uint32_t inspire_actions = 0;
@@ -78,6 +98,14 @@ struct Brigade {
   std::string controlled_by;    // leader id controlling it (attached or in range), if any
   std::string conform_to;       // kConforming: the controlled brigade it conforms to
   bool conform_behind = false;  // kConforming from a rear line: does not charge with the lead
+
+  // ---- After combat and morale (after_combat.hpp, morale.hpp) ----
+  // "Morale DPs ... cannot be removed by re-dressing ranks in the same turn
+  // that they were acquired": how many were acquired in `morale_dps_turn`.
+  std::uint32_t morale_dps_turn = 0;
+  std::uint32_t morale_dps = 0;
+  std::uint32_t combat_turn = 0;  // the last turn it was in combat ("not in combat that turn")
+  std::string pursuing;           // Status::kPursuing: the brigade it pursues
 };
 
 struct Gun {
@@ -100,6 +128,16 @@ struct Gun {
   // ---- Command and control this turn (control.hpp); reset at each turn's start. ----
   ControlResult control = ControlResult::kUnknown;
   std::string controlled_by;
+
+  // ---- Artillery (artillery.hpp) ----
+  // Its last direct-fire shot, for "Same target and range" / "New target".
+  std::string last_target;           // unit id ("": none yet)
+  std::uint8_t last_band = 0;        // that shot's RangeBand
+  Vec2 last_shot_from;               // where it stood: a gun that moved since has a new target
+  double last_shot_facing = 0;
+  std::uint32_t bombarded_turn = 0;  // turn of its last bombardment-phase shot (0: never)
+  bool bombarded_close = false;      // ... and whether that shot was at close range
+  std::string crew_with;             // abandoned, crew alive: the brigade sheltering the crew marker
 };
 
 struct Leader {
@@ -204,6 +242,27 @@ struct Messenger {
   Message message;
 };
 
+// ---- Damage (damage.hpp) ----
+// "He only needs to test once for fire and once for combat": the tests taken
+// in the current phase (entries from another turn or phase are stale).
+struct RiskTested {
+  std::string brigade;
+  RiskCause cause = RiskCause::kFire;
+  std::uint32_t turn = 0;
+  Phase phase = Phase::kInitiative;
+};
+// A leader killed or captured, where and when (the morale phase: "Their
+// Lieutenant General or Marshal killed ... within 6 inches").
+struct FallenLeader {
+  std::string leader;
+  std::string army;
+  LeaderRank rank = LeaderRank::kMajorGeneral;
+  Vec2 position;
+  std::uint32_t turn = 0;
+  Phase phase = Phase::kInitiative;
+  bool captured = false;  // false: killed
+};
+
 struct GameState {
   std::string scenario;  // the scenario's name, e.g. "demo"
   std::string title;
@@ -242,6 +301,20 @@ struct GameState {
   std::vector<Messenger> messengers;
   std::uint32_t next_messenger = 1;  // numbers messenger ids
   MovementState movement;   // movement.cpp: the movement phase's sub-steps
+
+  // ---- Damage (damage.hpp) ----
+  std::vector<RiskTested> risk_tested;
+  std::vector<FallenLeader> fallen_leaders;
+
+  // ---- After combat, morale and the end of the game (after_combat.hpp, morale.hpp, victory.hpp) ----
+  AfterCombatState after_combat;
+  std::vector<MoraleCause> morale_causes;  // this turn's, for the Morale phase
+  GameResult result;                       // once phase == kEnded
+
+  // ---- Close combat (charge.hpp, combat.hpp) ----
+  CombatState combat;  // the combat phase's sub-steps; combat.results: this turn's combats
+  // The umpire's rulings on advantage of ground, by brigade (RULINGS C10).
+  AdvantageOverrides advantage_of_ground;
 
   const Army* find_army(std::string_view id) const;
   const Wing* find_wing(std::string_view army, std::string_view wing) const;

@@ -107,4 +107,17 @@ enum class CommandStage : std::uint8_t {
   kControl,  // control-test choices and rolls
 };
 
+// ---- Damage (damage.hpp) ----
+
+// Where DPs come from ("DPs can result from manoeuvre, fire, combat and
+// morale"): manoeuvre DPs stop at 3; the others turn into casualties beyond
+// the brigade's bases (up to 6).
+enum class DpCause : std::uint8_t { kManoeuvre, kFire, kCombat, kMorale };
+std::string_view to_string(DpCause c);
+
+// Why attached leaders test ("Risk to Leaders"): "once for fire and once for
+// combat"; kCasualty for a casualty taken in any other circumstances.
+enum class RiskCause : std::uint8_t { kFire, kCombat, kCasualty };
+std::string_view to_string(RiskCause c);
+
 }  // namespace galloper::rules::malbrook

@@ -123,6 +123,48 @@ UnitView leader_view(const Leader& l, Knowledge k) {
   return u;
 }
 
+// "Messenger Marker -- a single mounted staff officer or rider". Whom it
+// carries a message to, and from whom, only its own side knows.
+UnitView messenger_view(const GameState& s, const Messenger& m, Knowledge k) {
+  UnitView u;
+  u.id = m.id;
+  u.kind = UnitKind::kMessenger;
+  u.side = m.army;
+  u.knowledge = k;
+  u.troop_type = "messenger";
+  u.bases.push_back(rect_view(footprint(m)));
+  u.base_count = 1;
+  u.position = m.position;
+  u.facing_deg = m.facing_deg;
+  if (k != Knowledge::kSeen) {
+    const Leader* from = s.find_leader(m.from);
+    const Leader* to = s.find_leader(m.to);
+    u.name = "Messenger from " + (from != nullptr && !from->name.empty() ? from->name : m.from) + " to " +
+             (to != nullptr && !to->name.empty() ? to->name : m.to);
+  }
+  return u;
+}
+
+// "Horse-holder Marker ... to mark the location of the horses of dismounted dragoons".
+UnitView horse_holder_view(const Brigade& b, Knowledge k) {
+  UnitView u;
+  u.id = b.id + "/horse-holders";
+  u.kind = UnitKind::kMarker;
+  u.side = b.army;
+  u.knowledge = k;
+  u.troop_type = "horse-holders";
+  u.bases.push_back(rect_view(horse_holder_footprint(b)));
+  u.base_count = 1;
+  u.position = b.horse_holders.value_or(b.position);
+  u.facing_deg = b.facing_deg;
+  if (k != Knowledge::kSeen) {
+    u.name = "Horses of " + (b.name.empty() ? b.id : b.name);
+    u.command = b.command;
+    u.wing = b.wing;
+  }
+  return u;
+}
+
 }  // namespace
 
 View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& settings) {
@@ -167,6 +209,14 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
       case PieceKind::kBrigade: owner = seat_of(s.brigades[ref.index]); side = s.brigades[ref.index].army; break;
       case PieceKind::kGun: owner = seat_of(s.guns[ref.index]); side = s.guns[ref.index].army; break;
       case PieceKind::kLeader: owner = seat_of(s.leaders[ref.index]); side = s.leaders[ref.index].army; break;
+      case PieceKind::kMessenger:
+        owner = seat_of(s, s.messengers[ref.index]);
+        side = s.messengers[ref.index].army;
+        break;
+      case PieceKind::kHorseHolders:
+        owner = seat_of(s.brigades[ref.index]);
+        side = s.brigades[ref.index].army;
+        break;
     }
     Knowledge k = Knowledge::kUmpire;
     if (seat.role != SeatRole::kUmpire) {
@@ -174,7 +224,8 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
       if (owner == seat.id) {
         k = Knowledge::kOwn;
       } else if (side == seat.side) {
-        if (!settings.side_shared_vision && !seen) continue;
+        // Messengers of the seat's own side are always shown (RULINGS.md R23).
+        if (!settings.side_shared_vision && !seen && ref.kind != PieceKind::kMessenger) continue;
         k = Knowledge::kFriendly;
       } else {
         if (!seen) continue;
@@ -185,6 +236,8 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
       case PieceKind::kBrigade: v.units.push_back(brigade_view(s.brigades[ref.index], k)); break;
       case PieceKind::kGun: v.units.push_back(gun_view(s.guns[ref.index], k)); break;
       case PieceKind::kLeader: v.units.push_back(leader_view(s.leaders[ref.index], k)); break;
+      case PieceKind::kMessenger: v.units.push_back(messenger_view(s, s.messengers[ref.index], k)); break;
+      case PieceKind::kHorseHolders: v.units.push_back(horse_holder_view(s.brigades[ref.index], k)); break;
     }
   }
   return v;

@@ -86,6 +86,29 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     out.scene.objects.push_back(std::move(o));
     out.refs.push_back({PieceKind::kLeader, i});
   }
+  for (std::size_t i = 0; i < state.messengers.size(); ++i) {
+    const Messenger& m = state.messengers[i];
+    SceneObject o;
+    o.id = next_id++;
+    o.kind = SceneKind::kMessenger;
+    o.bases = {footprint(m)};
+    o.observer_for = mask_of(seat_of(state, m));
+    place_on_terrain(o, state.terrain, m.facing_deg);
+    out.scene.objects.push_back(std::move(o));
+    out.refs.push_back({PieceKind::kMessenger, i});
+  }
+  for (std::size_t i = 0; i < state.brigades.size(); ++i) {
+    const Brigade& b = state.brigades[i];
+    if (!b.horse_holders || b.has(Status::kDestroyed) || b.has(Status::kSurrendered) || b.bases == 0) continue;
+    SceneObject o;
+    o.id = next_id++;
+    o.kind = SceneKind::kMarker;
+    o.bases = {horse_holder_footprint(b)};
+    o.observer_for = mask_of(seat_of(b));
+    place_on_terrain(o, state.terrain, b.facing_deg);
+    out.scene.objects.push_back(std::move(o));
+    out.refs.push_back({PieceKind::kHorseHolders, i});
+  }
   return out;
 }
 

@@ -20,10 +20,12 @@ namespace galloper::rules::malbrook {
 VisibilityRules visibility_rules();
 inline constexpr double kCoverEdgeDepth = 1.0;
 
-enum class PieceKind : std::uint8_t { kBrigade, kGun, kLeader };
+// kMessenger: GameState::messengers; kHorseHolders: the horse-holder marker
+// of GameState::brigades[index].
+enum class PieceKind : std::uint8_t { kBrigade, kGun, kLeader, kMessenger, kHorseHolders };
 struct PieceRef {
   PieceKind kind = PieceKind::kBrigade;
-  std::size_t index = 0;  // into GameState::brigades / guns / leaders
+  std::size_t index = 0;  // into GameState::brigades / guns / leaders / messengers
 };
 
 struct MalbrookScene {
@@ -31,8 +33,11 @@ struct MalbrookScene {
   std::vector<PieceRef> refs;  // refs[i] is scene.objects[i]
 };
 
-// Every brigade, gun and leader still on the table. Each observes for the bit
-// of its owning seat in `seats` (seat index = bit).
+// Every brigade, gun and leader still on the table, every messenger on its
+// way and every horse-holder marker. Each observes for the bit of its owning
+// seat in `seats` (seat index = bit): "Leaders, messengers, and markers do not
+// block line of sight and they have the same ability to see things as normal
+// brigades". A messenger belongs to the seat of the leader who sent it.
 MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats);
 
 }  // namespace galloper::rules::malbrook

@@ -1,0 +1,711 @@
+#include "rules/malbrook/charge.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <map>
+#include <set>
+
+#include "rules/core/visibility.hpp"
+#include "rules/malbrook/artillery.hpp"
+#include "rules/malbrook/basing.hpp"
+#include "rules/malbrook/combat.hpp"
+#include "rules/malbrook/damage.hpp"
+#include "rules/malbrook/manoeuvre.hpp"
+#include "rules/malbrook/movement.hpp"
+#include "rules/malbrook/seats.hpp"
+#include "rules/malbrook/sequence.hpp"
+#include "rules/malbrook/visibility.hpp"
+
+namespace galloper::rules::malbrook {
+
+namespace {
+
+constexpr double kEps = 1e-6;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kPathStep = 0.25;  // degrees between charge directions tried
+
+std::string in(double d) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", d);
+  std::string s(buf);
+  while (!s.empty() && s.back() == '0') s.pop_back();
+  if (!s.empty() && s.back() == '.') s.pop_back();
+  return s + "\"";
+}
+
+constexpr std::uint32_t bit(Status s) { return static_cast<std::uint32_t>(s); }
+
+Brigade* find_mut(GameState& s, std::string_view id) { return const_cast<Brigade*>(s.find_brigade(id)); }
+
+bool inspired(const Brigade& b) { return b.inspire_actions > 0 || b.has(Status::kInspired); }
+
+OrientedRect env_of(const Brigade& b) { return pose_envelope(pose_of(b)); }
+
+bool gun_fights(const Gun& g) { return unit_on_table(g) && !g.has(Status::kAbandoned); }
+
+// Unit ids each army sees now ("known": visibility.hpp, the seats of the army).
+std::set<std::string> seen_by_army(const GameState& s, std::string_view army) {
+  std::set<std::string> out;
+  const std::vector<Seat> seats = seats_of(s);
+  SeatMask mask = 0;
+  for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
+    if (seats[i].side == army) mask |= SeatMask{1} << i;
+  }
+  const MalbrookScene scene = build_scene(s, seats);
+  const std::vector<SeatMask> seen = compute_visibility(scene.scene, s.terrain, visibility_rules());
+  for (std::size_t k = 0; k < scene.refs.size() && k < seen.size(); ++k) {
+    if ((seen[k] & mask) == 0) continue;
+    const PieceRef& r = scene.refs[k];
+    if (r.kind == PieceKind::kBrigade) out.insert(s.brigades[r.index].id);
+    if (r.kind == PieceKind::kGun) out.insert(s.guns[r.index].id);
+  }
+  return out;
+}
+
+bool in_enemy_contact(const GameState& s, const Brigade& b) {
+  const Polygon p = env_of(b).polygon();
+  for (const auto& o : s.brigades) {
+    if (o.army == b.army || !unit_on_table(o)) continue;
+    if (distance(p, env_of(o).polygon()) <= kContactGap) return true;
+  }
+  for (const auto& g : s.guns) {
+    if (g.army == b.army || !gun_fights(g)) continue;
+    if (distance(p, footprint(g).polygon()) <= kContactGap) return true;
+  }
+  return false;
+}
+
+// Enemy foot have the (unformed) cavalry within 1" to their front: the Note.
+bool foot_within_one_inch(const GameState& s, const Brigade& b, const Brigade** which = nullptr) {
+  const Polygon p = env_of(b).polygon();
+  for (const auto& f : s.brigades) {
+    if (f.army == b.army || !unit_on_table(f) || !is_foot(f.type)) continue;
+    const OrientedRect fe = env_of(f);
+    const bool near = f.formation == Formation::kUnformed ? distance(fe.polygon(), p) <= kFootCombat + kEps
+                                                           : intersects(front_arc_polygon(fe, kFootCombat), p);
+    if (near) {
+      if (which != nullptr) *which = &f;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool unformed_cavalry(const Brigade& b) {
+  return is_cavalry(b.type) && (b.formation == Formation::kUnformed || always_unformed(b.type));
+}
+
+// Moves a brigade (and its placed bases and attached leaders) by d.
+void translate(GameState& s, Brigade& b, Vec2 d) {
+  b.position = b.position + d;
+  for (auto& bp : b.base_poses) bp.center = bp.center + d;
+  for (auto& l : s.leaders) {
+    if (l.attached_to == b.id) {
+      l.position = attached_leader_position(b);
+      l.facing_deg = b.facing_deg;
+    }
+  }
+}
+
+// How far `poly` may travel along dir before meeting `other`: first contact,
+// except that something it already touches only stops it if moving on would
+// push into it (sliding past a neighbour is no contact).
+std::optional<double> first_hit(const Polygon& poly, Vec2 dir, double max, const Polygon& other) {
+  auto t = first_contact(poly, dir, max, other);
+  if (!t) return std::nullopt;
+  if (*t > kEps) return t;
+  for (double step = 0.02; step <= max + 0.02; step += 0.1) {
+    Polygon moved = poly;
+    for (auto& p : moved.points) p = p + dir * std::min(step, max);
+    if (convex_penetration(moved, other) > 1e-4) return std::max(0.0, step - 0.1);
+    if (step >= max) break;
+  }
+  return std::nullopt;
+}
+
+// The farthest poly may travel along dir and stay on the table.
+double table_limit(const GameState& s, const Polygon& poly, Vec2 dir) {
+  if (s.table_width <= 0 || s.table_depth <= 0) return kInf;
+  double best = kInf;
+  for (Vec2 p : poly.points) {
+    if (dir.x > kEps) best = std::min(best, (s.table_width - p.x) / dir.x);
+    if (dir.x < -kEps) best = std::min(best, -p.x / dir.x);
+    if (dir.y > kEps) best = std::min(best, (s.table_depth - p.y) / dir.y);
+    if (dir.y < -kEps) best = std::min(best, -p.y / dir.y);
+  }
+  return std::max(0.0, best);
+}
+
+struct Travel {
+  double distance = 0;
+  std::string hit;      // the unit met, if any
+  bool enemy = false;   // ... an enemy brigade or a gun with its crew
+  std::string stopped;  // what else stopped it ("the table edge", "a wood")
+};
+
+// Straight travel of a brigade along dir for up to `max`, stopping at the
+// first unit (other than `ignore`), closed terrain (cavalry) or the table edge.
+Travel travel(const GameState& s, const Brigade& mover, Vec2 dir, double max, std::string_view ignore) {
+  const Polygon poly = env_of(mover).polygon();
+  Travel t;
+  t.distance = max;
+  auto consider = [&](const std::string& id, const std::string& army, const Polygon& other, bool fights) {
+    if (id == mover.id || id == ignore) return;
+    if (auto d = first_hit(poly, dir, t.distance, other); d && *d < t.distance - kEps) {
+      t.distance = *d;
+      t.hit = id;
+      t.enemy = army != mover.army && fights;
+      t.stopped.clear();
+    }
+  };
+  for (const auto& o : s.brigades) {
+    if (unit_on_table(o)) consider(o.id, o.army, env_of(o).polygon(), true);
+  }
+  for (const auto& g : s.guns) {
+    if (unit_on_table(g)) consider(g.id, g.army, footprint(g).polygon(), !g.has(Status::kAbandoned));
+  }
+  if (is_cavalry(mover.type)) {
+    // "Guns and cavalry may not move in dense woods ... swamps, or built-up areas"
+    for (const auto& a : s.terrain.areas()) {
+      if (a.kind == AreaKind::kRough || intersects(a.outline, poly)) continue;
+      if (auto d = first_contact(poly, dir, t.distance, a.outline); d && *d < t.distance - kEps) {
+        t.distance = *d;
+        t.hit.clear();
+        t.enemy = false;
+        t.stopped = a.kind == AreaKind::kWood ? "a wood" : a.kind == AreaKind::kTown ? "a town" : "a marsh";
+      }
+    }
+  }
+  const double edge = table_limit(s, poly, dir);
+  if (edge < t.distance - kEps) {
+    t.distance = edge;
+    t.hit.clear();
+    t.enemy = false;
+    t.stopped = "the table edge";
+  }
+  return t;
+}
+
+std::vector<int> roll_charge_dice(Dice& dice, std::uint32_t n) {
+  std::vector<int> faces;
+  const std::uint32_t avd = std::min<std::uint32_t>(n, 2);
+  for (std::uint32_t i = 0; i < avd; ++i) faces.push_back(dice.avd());
+  if (n >= 3) faces.push_back(dice.d6());
+  return faces;
+}
+
+std::string faces_text(const std::vector<int>& faces) {
+  std::string t;
+  for (int f : faces) t += (t.empty() ? "" : "+") + std::to_string(f);
+  return t;
+}
+
+// Rolls a charger's (or counter-charger's) dice: distance, fatigue DPs, the
+// change-of-speed record, the moved marker.
+void roll_for(GameState& s, Brigade& b, ChargeDeclaration& c, Dice& dice, std::vector<Event>& events) {
+  if (c.dice == 0) c.dice = 1;
+  c.faces = roll_charge_dice(dice, c.dice);
+  c.inches = charge_inches(c.faces, inspired(b));
+  const int fatigue = fatigue_dps(c.faces, pose_of(b), s.terrain.is_rough(env_of(b).polygon(), true));
+  const std::uint32_t this_turn = b.move_dice_turn == s.turn ? b.move_dice : 0;
+  record_move_dice(b, s.turn, std::max(this_turn, c.dice));
+  b.status |= bit(Status::kMoved);
+  Event e;
+  e.kind = "charge_dice";
+  e.subjects = {b.id, c.target};
+  e.where = {b.position};
+  e.text = b.id + (c.counter ? " counter-charges " : " charges ") + c.target + (c.a_outrance ? " à l'outrance" : "") +
+           ": " + std::to_string(c.dice) + (c.dice == 1 ? " die, " : " dice, ") + faces_text(c.faces) + " = " +
+           in(c.inches) + ".";
+  e.dice = dice.drain();
+  events.push_back(std::move(e));
+  if (fatigue > 0) add_dps(s, b, fatigue, DpCause::kManoeuvre, events);
+}
+
+void evade(GameState& s, Brigade& b, Vec2 away_from, Dice& dice, std::vector<Event>& events) {
+  const OrientedRect env = env_of(b);
+  Vec2 dir = env.center - away_from;
+  const double len = length(dir);
+  dir = len > kEps ? dir * (1 / len) : facing_unit(b.facing_deg + 180);
+  const FastMove m = roll_fast_move(dice, b, true);
+  const Travel t = travel(s, b, dir, m.inches, "");
+  translate(s, b, dir * t.distance);
+  b.status |= bit(Status::kEvading) | bit(Status::kMoved);
+  Event e;
+  e.kind = "evade";
+  e.subjects = {b.id};
+  e.where = {env.front_mid(), b.position};
+  e.text = b.id + " evades: " + faces_text(m.faces) + " = " + in(m.inches) + ", moves " + in(t.distance) +
+           (t.distance < m.inches - kEps ? " (stopped by " + (t.hit.empty() ? t.stopped : t.hit) + ")" : "") + ".";
+  e.dice = dice.drain();
+  events.push_back(std::move(e));
+  add_dps(s, b, 1, DpCause::kMorale, events);  // "This costs them 1 DP" (RULINGS C4)
+}
+
+ChargeDeclaration* find_charge(GameState& s, std::string_view charger) {
+  for (auto& c : s.combat.charges) {
+    if (c.charger == charger) return &c;
+  }
+  return nullptr;
+}
+
+const ChargeDeclaration* find_charge(const GameState& s, std::string_view charger) {
+  for (const auto& c : s.combat.charges) {
+    if (c.charger == charger) return &c;
+  }
+  return nullptr;
+}
+
+std::string answer_for(const Decision& d, const std::vector<Answer>& answers) {
+  for (const auto& a : answers) {
+    if (a.decision_id == d.id) return a.option.empty() ? d.default_option : a.option;
+  }
+  return d.default_option;
+}
+
+std::string after_prefix(std::string_view id, std::string_view prefix) {
+  return id.substr(0, prefix.size()) == prefix ? std::string(id.substr(prefix.size())) : std::string();
+}
+
+}  // namespace
+
+std::vector<OrientedRect> brigade_bases_at(const Brigade& b, Vec2 position, double facing) {
+  Pose p = pose_of(b);
+  const Vec2 d = position - b.position;
+  p.position = position;
+  p.facing_deg = facing;
+  for (auto& bp : p.base_poses) bp.center = bp.center + d;
+  if (std::abs(angle_diff_deg(facing, b.facing_deg)) > 1e-9) p.base_poses.clear();
+  return pose_bases(p);
+}
+
+// ---------------------------------------------------------------------------
+
+bool unit_on_table(const Brigade& b) {
+  return b.bases > 0 && !b.has(Status::kDestroyed) && !b.has(Status::kSurrendered);
+}
+bool unit_on_table(const Gun& g) { return !g.has(Status::kCrewEliminated) && !g.has(Status::kDestroyed); }
+
+std::vector<OrientedRect> unit_bases(const GameState& s, std::string_view id) {
+  if (const Brigade* b = s.find_brigade(id)) return pose_bases(pose_of(*b));
+  if (const Gun* g = s.find_gun(id)) return {footprint(*g)};
+  return {};
+}
+
+Polygon unit_polygon(const GameState& s, std::string_view id) {
+  if (const Brigade* b = s.find_brigade(id)) return env_of(*b).polygon();
+  if (const Gun* g = s.find_gun(id)) return footprint(*g).polygon();
+  return {};
+}
+
+std::string unit_army(const GameState& s, std::string_view id) {
+  if (const Brigade* b = s.find_brigade(id)) return b->army;
+  if (const Gun* g = s.find_gun(id)) return g->army;
+  return {};
+}
+
+bool may_charge_a_outrance(const Brigade& b) {
+  return b.type == TroopType::kHussars || (b.type == TroopType::kHorse && b.style == FightingStyle::kNew) ||
+         (b.a_outrance && is_cavalry(b.type));
+}
+
+bool may_charge(const GameState& s, const Brigade& b) {
+  if (!is_cavalry(b.type) || !unit_on_table(b)) return false;
+  // "Cavalry that are halted as a result of a control test ... may not initiate a charge."
+  if (b.has(Status::kHalted) || b.control == ControlResult::kHalt) return false;
+  if (b.has(Status::kRouting) || b.has(Status::kRetiring) || b.has(Status::kEvading) || b.has(Status::kPursuing) ||
+      b.has(Status::kLooting)) {
+    return false;
+  }
+  return !in_enemy_contact(s, b);
+}
+
+bool must_charge_again(const GameState&, const Brigade& b) {
+  return b.has(Status::kFailedCharge) && b.control != ControlResult::kAsWished;
+}
+
+std::optional<ChargePath> charge_path(const OrientedRect& charger, const Polygon& target, double max_distance) {
+  const Polygon poly = charger.polygon();
+  std::optional<ChargePath> best;
+  const int steps = static_cast<int>(std::lround(kChargeDeviation / kPathStep));
+  for (int k = 0; k <= 2 * steps; ++k) {
+    // 0, +step, -step, +2 step, ...: ties go to the straighter path.
+    const int j = (k + 1) / 2 * (k % 2 == 1 ? 1 : -1);
+    const double dev = j * kPathStep;
+    const Vec2 dir = facing_unit(charger.facing_deg + dev);
+    auto c = first_contact(poly, dir, max_distance, target);
+    if (!c) continue;
+    if (!best || *c < best->contact - 1e-9) best = ChargePath{dev, dir, *c};
+  }
+  return best;
+}
+
+std::optional<ChargePath> charge_contact(const GameState& s, const Brigade& b, std::string_view target) {
+  const Polygon poly = unit_polygon(s, target);
+  if (poly.points.empty()) return std::nullopt;
+  auto path = charge_path(env_of(b), poly, 1000);
+  if (!path) return std::nullopt;
+  const Travel t = travel(s, b, path->dir, path->contact, target);
+  if (t.distance < path->contact - kEps) return std::nullopt;
+  return path;
+}
+
+std::vector<std::string> charge_targets(const GameState& s, const Brigade& b) {
+  const OrientedRect env = env_of(b);
+  const std::set<std::string> seen = seen_by_army(s, b.army);
+  std::vector<std::pair<double, std::string>> found;
+  auto consider = [&](const std::string& id, const Polygon& poly) {
+    if (!seen.contains(id)) return;
+    if (auto p = charge_path(env, poly, kChargeSightRange)) found.emplace_back(p->contact, id);
+  };
+  for (const auto& o : s.brigades) {
+    if (o.army != b.army && unit_on_table(o)) consider(o.id, env_of(o).polygon());
+  }
+  for (const auto& g : s.guns) {
+    if (g.army != b.army && gun_fights(g)) consider(g.id, footprint(g).polygon());
+  }
+  std::sort(found.begin(), found.end());
+  std::vector<std::string> out;
+  for (auto& f : found) out.push_back(std::move(f.second));
+  return out;
+}
+
+bool charge_from_behind_flank(const Brigade& target, const std::vector<OrientedRect>& charger_start_bases) {
+  if (target.formation == Formation::kUnformed || always_unformed(target.type)) return false;
+  const OrientedRect env = env_of(target);
+  for (const auto& r : charger_start_bases) {
+    // Behind the line of the front edge: along <= depth/2 from the centre.
+    if (env.to_local(r.center).y < env.depth / 2 - kEps) return true;
+  }
+  return false;
+}
+
+double charge_inches(const std::vector<int>& faces, bool insp) { return move_inches(faces, insp, false); }
+
+// ---------------------------------------------------------------------------
+// Decisions.
+
+std::vector<Decision> charge_declare_decisions(const GameState& s) {
+  std::vector<Decision> out;
+  for (const auto& army : acting_armies(s)) {
+    for (std::size_t i : brigades_right_to_left(s, army)) {
+      const Brigade& b = s.brigades[i];
+      if (!may_charge(s, b)) continue;
+      std::vector<std::string> targets = charge_targets(s, b);
+      const bool may_evade = unformed_cavalry(b) && foot_within_one_inch(s, b);
+      const bool must = must_charge_again(s, b);
+      if (targets.empty() && !may_evade) continue;
+      if (must && targets.empty()) continue;
+      if (must) {
+        // "they must attempt to charge again": last turn's target first.
+        for (const auto& f : s.combat.failed) {
+          if (f.charger != b.id) continue;
+          auto it = std::find(targets.begin(), targets.end(), f.target);
+          if (it != targets.end()) std::rotate(targets.begin(), it, it + 1);
+        }
+      }
+      Decision d;
+      d.id = "charge/" + b.id;
+      d.seat = seat_of(b);
+      d.kind = "charge_declaration";
+      d.subjects = {b.id};
+      if (!must) d.options.push_back({"none", "No charge"});
+      for (const auto& t : targets) {
+        d.options.push_back({"charge:" + t, "Charge " + t});
+        if (may_charge_a_outrance(b)) d.options.push_back({"outrance:" + t, "Charge " + t + " à l'outrance"});
+        d.limits.push_back({"gap:" + t, distance(env_of(b).polygon(), unit_polygon(s, t))});
+      }
+      if (may_evade && !must) d.options.push_back({"evade", "Evade the foot within 1\""});
+      d.default_option = d.options.front().id;
+      d.prompt = must ? b.id + " failed to contact last turn and must charge again: choose the target."
+                      : "Does " + b.id + " charge? Name the target (the dice are chosen after the responses).";
+      out.push_back(std::move(d));
+    }
+  }
+  return out;
+}
+
+std::vector<Decision> charge_response_decisions(const GameState& s) {
+  std::vector<Decision> out;
+  std::vector<std::string> order;
+  std::map<std::string, std::vector<const ChargeDeclaration*>> by_target;
+  for (const auto& c : s.combat.charges) {
+    if (c.counter) continue;
+    if (!by_target.contains(c.target)) order.push_back(c.target);
+    by_target[c.target].push_back(&c);
+  }
+  for (const auto& tid : order) {
+    const Brigade* t = s.find_brigade(tid);
+    if (t == nullptr || !unit_on_table(*t)) continue;
+    if (find_charge(s, tid) != nullptr) continue;  // "If not charging themselves"
+    if (std::find(s.combat.evaders.begin(), s.combat.evaders.end(), tid) != s.combat.evaders.end()) continue;
+    const auto& chargers = by_target[tid];
+    const ChargeDeclaration* nearest = chargers.front();
+    for (const auto* c : chargers) {
+      if (c->start_gap < nearest->start_gap) nearest = c;
+    }
+    Decision d;
+    d.id = "response/" + tid;
+    d.seat = seat_of(*t);
+    d.kind = "charge_response";
+    d.subjects = {tid};
+    for (const auto* c : chargers) d.subjects.push_back(c->charger);
+    d.options.push_back({"stand", "Stand to receive at the halt"});
+    const bool busy = t->has(Status::kRouting) || t->has(Status::kRetiring) || t->has(Status::kEvading);
+    if (is_cavalry(t->type) && !busy && !in_enemy_contact(s, *t)) {
+      d.options.push_back({"counter_charge", "Counter-charge " + nearest->charger});
+    }
+    if (unformed_cavalry(*t) && !t->has(Status::kRouting)) d.options.push_back({"evade", "Evade (1 DP)"});
+    if (is_foot(t->type) && t->formation != Formation::kUnformed && !always_unformed(t->type) &&
+        nearest->start_gap > kStandBeyond + kEps) {
+      d.options.push_back({"about_face", "About face to meet the charge"});
+      bool flank = false;
+      for (const auto* c : chargers) {
+        const Brigade* cb = s.find_brigade(c->charger);
+        if (cb != nullptr && charge_from_behind_flank(*t, brigade_bases_at(*cb, c->start, c->start_facing))) flank = true;
+      }
+      if (flank) d.options.push_back({"refuse_flank", "Step back an end base to refuse the flank"});
+    }
+    d.default_option = "stand";
+    d.prompt = tid + " is charged by " + nearest->charger + (chargers.size() > 1 ? " and others" : "") +
+               " from " + in(nearest->start_gap) + ": respond.";
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+std::vector<Decision> charge_dice_decisions(const GameState& s) {
+  std::vector<Decision> out;
+  for (const auto& c : s.combat.charges) {
+    const Brigade* b = s.find_brigade(c.charger);
+    if (b == nullptr || c.dice != 0) continue;
+    Decision d;
+    d.id = "charge_dice/" + c.charger;
+    d.seat = seat_of(*b);
+    d.kind = "charge_dice";
+    d.subjects = {c.charger, c.target};
+    for (std::uint32_t n : cavalry_dice_allowed(*b, s.turn)) {
+      if (n == 0) continue;  // "must roll at least one move die"
+      const std::string label = n == 1 ? "1 AvD" : n == 2 ? "2 AvD" : "2 AvD + D6";
+      d.options.push_back({std::to_string(n), label});
+    }
+    if (d.options.empty()) d.options.push_back({"1", "1 AvD"});
+    d.default_option = d.options.size() > 1 ? d.options[1].id : d.options.front().id;
+    d.limits.push_back({"gap", c.start_gap});
+    d.prompt = std::string(c.counter ? "Counter-charge dice for " : "Charge dice for ") + c.charger + " against " +
+               c.target + " (" + in(c.start_gap) + " away).";
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+void apply_charge_declarations(GameState& s, const std::vector<Decision>& ds, const std::vector<Answer>& answers,
+                               std::vector<Event>& events) {
+  for (const auto& d : ds) {
+    const std::string opt = answer_for(d, answers);
+    const std::string id = after_prefix(d.id, "charge/");
+    Brigade* b = find_mut(s, id);
+    if (b == nullptr || opt == "none") continue;
+    Event e;
+    e.subjects = {id};
+    e.where = {b->position};
+    if (opt == "evade") {
+      s.combat.evaders.push_back(id);
+      e.kind = "evade_declared";
+      e.text = id + " will evade the foot within 1\".";
+      events.push_back(std::move(e));
+      continue;
+    }
+    ChargeDeclaration c;
+    c.charger = id;
+    c.a_outrance = opt.rfind("outrance:", 0) == 0;
+    c.target = after_prefix(opt, c.a_outrance ? "outrance:" : "charge:");
+    c.start = b->position;
+    c.start_facing = b->facing_deg;
+    c.start_gap = distance(env_of(*b).polygon(), unit_polygon(s, c.target));
+    b->status |= bit(Status::kCharging);
+    e.kind = "charge_declared";
+    e.subjects.push_back(c.target);
+    e.text = id + " declares a charge" + (c.a_outrance ? " à l'outrance" : "") + " on " + c.target + " (" +
+             in(c.start_gap) + " away).";
+    events.push_back(std::move(e));
+    s.combat.charges.push_back(std::move(c));
+  }
+}
+
+void apply_charge_responses(GameState& s, const std::vector<Decision>& ds, const std::vector<Answer>& answers,
+                            std::vector<Event>& events) {
+  for (const auto& d : ds) {
+    const std::string opt = answer_for(d, answers);
+    const std::string id = after_prefix(d.id, "response/");
+    Brigade* b = find_mut(s, id);
+    if (b == nullptr) continue;
+    // The nearest charger is the decision's second subject's peer: recompute.
+    std::string against;
+    double gap = kInf;
+    for (const auto& c : s.combat.charges) {
+      if (!c.counter && c.target == id && c.start_gap < gap) {
+        gap = c.start_gap;
+        against = c.charger;
+      }
+    }
+    ResponseRecord r;
+    r.brigade = id;
+    r.against = against;
+    Event e;
+    e.kind = "charge_response";
+    e.subjects = {id, against};
+    e.where = {b->position};
+    if (opt == "counter_charge") {
+      r.response = ChargeResponse::kCounterCharge;
+      ChargeDeclaration c;
+      c.charger = id;
+      c.target = against;
+      c.counter = true;
+      c.start = b->position;
+      c.start_facing = b->facing_deg;
+      c.start_gap = gap;
+      s.combat.charges.push_back(std::move(c));
+      b->status |= bit(Status::kCharging);
+      e.text = id + " counter-charges " + against + ".";
+    } else if (opt == "evade") {
+      r.response = ChargeResponse::kEvade;
+      e.text = id + " will evade " + against + ".";
+    } else if (opt == "about_face") {
+      r.response = ChargeResponse::kAboutFace;
+      OrderStep st;
+      st.action = "about_face";
+      StepContext ctx;
+      ctx.who = "Brigade " + id;
+      ctx.under_fire = b->has(Status::kUnderFire);
+      ctx.grade = b->grade;
+      auto eff = manoeuvre_step(pose_of(*b), st, ctx);
+      if (eff) {
+        apply_pose(*b, eff->end);
+        translate(s, *b, Vec2{});  // attached leaders follow
+        e.text = id + " about faces to meet the charge of " + against + ".";
+        events.push_back(e);
+        if (eff->dps > 0) add_dps(s, *b, eff->dps, DpCause::kManoeuvre, events);
+        s.combat.responses.push_back(std::move(r));
+        continue;
+      }
+      e.text = id + " cannot about face (" + eff.error().reason + ") and stands.";
+      r.response = ChargeResponse::kStand;
+    } else if (opt == "refuse_flank") {
+      r.response = ChargeResponse::kRefuseFlank;
+      e.text = id + " steps back an end base to refuse its flank to " + against + ".";
+    } else {
+      e.text = id + " stands to receive the charge of " + against + ".";
+    }
+    events.push_back(std::move(e));
+    s.combat.responses.push_back(std::move(r));
+  }
+}
+
+void apply_charge_dice(GameState& s, const std::vector<Decision>& ds, const std::vector<Answer>& answers,
+                       std::vector<Event>&) {
+  for (const auto& d : ds) {
+    const std::string opt = answer_for(d, answers);
+    ChargeDeclaration* c = find_charge(s, after_prefix(d.id, "charge_dice/"));
+    if (c == nullptr) continue;
+    c->dice = opt == "3" ? 3 : opt == "2" ? 2 : 1;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Execution.
+
+void execute_charges(GameState& s, Dice& dice, std::vector<Event>& events) {
+  // Last turn's failed charges have had their test and their chance again.
+  for (auto& b : s.brigades) b.status &= ~bit(Status::kFailedCharge);
+  s.combat.failed.clear();
+
+  // Evades first: "a full fast move away from the chargers".
+  for (const auto& r : s.combat.responses) {
+    if (r.response != ChargeResponse::kEvade) continue;
+    Brigade* b = find_mut(s, r.brigade);
+    const Brigade* from = s.find_brigade(r.against);
+    if (b == nullptr || from == nullptr) continue;
+    evade(s, *b, env_of(*from).center, dice, events);
+  }
+  for (const auto& id : s.combat.evaders) {
+    Brigade* b = find_mut(s, id);
+    const Brigade* foot = nullptr;
+    if (b == nullptr || !foot_within_one_inch(s, *b, &foot)) continue;
+    evade(s, *b, env_of(*foot).center, dice, events);
+  }
+
+  for (std::size_t k = 0; k < s.combat.charges.size(); ++k) {
+    if (s.combat.charges[k].counter) continue;
+    Brigade* b = find_mut(s, s.combat.charges[k].charger);
+    if (b == nullptr || !unit_on_table(*b)) continue;
+    roll_for(s, *b, s.combat.charges[k], dice, events);
+    // A counter-charge against this charger: it moves out to meet it.
+    ChargeDeclaration* counter = nullptr;
+    for (auto& c : s.combat.charges) {
+      if (c.counter && c.charger == s.combat.charges[k].target && c.target == b->id) counter = &c;
+    }
+    ChargeDeclaration& c = s.combat.charges[k];
+    if (counter != nullptr) {
+      Brigade* t = find_mut(s, counter->charger);
+      if (t != nullptr && unit_on_table(*t)) {
+        roll_for(s, *t, *counter, dice, events);
+        const auto path = charge_path(env_of(*b), env_of(*t).polygon(), 1000);
+        const double gap = path ? path->contact : kInf;
+        const double sum = c.inches + counter->inches;
+        // Each covers its share of the gap, in proportion to its roll (RULINGS C3).
+        const double want = sum >= gap && sum > 0 ? gap * counter->inches / sum : counter->inches;
+        const Vec2 fwd = facing_unit(t->facing_deg);
+        const Travel tt = travel(s, *t, fwd, want, "");
+        translate(s, *t, fwd * tt.distance);
+        Event e;
+        e.kind = "counter_charge_move";
+        e.subjects = {t->id, b->id};
+        e.where = {t->position};
+        e.text = t->id + " rides " + in(tt.distance) + " forward to meet " + b->id + ".";
+        events.push_back(std::move(e));
+      }
+    }
+    const Brigade* target_b = s.find_brigade(c.target);
+    const Gun* target_g = s.find_gun(c.target);
+    const bool target_there = (target_b != nullptr && unit_on_table(*target_b)) || (target_g != nullptr && gun_fights(*target_g));
+    std::optional<ChargePath> path;
+    if (target_there) path = charge_path(env_of(*b), unit_polygon(s, c.target), 1000);
+    const Vec2 dir = path ? path->dir : facing_unit(b->facing_deg);
+    Travel t = travel(s, *b, dir, c.inches, c.target);
+    if (path && path->contact <= t.distance + kEps) {
+      t.distance = path->contact;
+      t.hit = c.target;
+      t.enemy = true;
+      t.stopped.clear();
+    }
+    const Vec2 from = b->position;
+    translate(s, *b, dir * t.distance);
+    Event e;
+    e.kind = "charge_move";
+    e.subjects = {b->id, c.target};
+    e.where = {from, b->position};
+    if (t.enemy) {
+      c.contacted = t.hit;
+      if (counter != nullptr && t.hit == counter->charger) counter->contacted = b->id;
+      e.text = b->id + " charges " + in(t.distance) + " into contact with " + t.hit + (t.hit != c.target ? " (in the way of its charge on " + c.target + ")" : "") +
+               ".";
+      if (t.hit != c.target) e.subjects.push_back(t.hit);
+    } else {
+      e.text = b->id + " charges " + in(t.distance) + " and fails to contact " + c.target +
+               (t.hit.empty() && t.stopped.empty() ? "" : " (stopped by " + (t.hit.empty() ? t.stopped : t.hit) + ")") +
+               ": it must test next turn.";
+      b->status |= bit(Status::kFailedCharge);
+      b->status &= ~bit(Status::kCharging);
+      s.combat.failed.push_back({b->id, c.target, s.turn});
+    }
+    events.push_back(std::move(e));
+    capture_lone_leaders(s, *b, events);
+  }
+  // Counter-chargers that met nobody stop where they are; they are not
+  // chargers that failed (RULINGS C3).
+}
+
+}  // namespace galloper::rules::malbrook

@@ -1,0 +1,126 @@
+#pragma once
+// Exact odds of Malbrook's dice tables, by enumeration of the faces with
+// exact fractions: what a player may be shown before committing to an order,
+// and what the statistical tests compare the engine's dice against
+// (STYLE.md: "the engine's outcome distributions checked against exact
+// probabilities").
+//
+// Sections: the fraction type; artillery (direct fire, indirect fire);
+// leaders (risk to leaders, fire on lone leaders); combat (the combat
+// engineer's place, below).
+#include <array>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rules/core/result.hpp"
+#include "rules/malbrook/artillery.hpp"
+#include "rules/malbrook/combat.hpp"
+#include "rules/malbrook/damage.hpp"
+
+namespace galloper::rules::malbrook {
+
+// ---- A small exact rational: 64-bit numerator and denominator, always
+// reduced, denominator > 0. Dice odds never come near overflow (6^k). ----
+class Fraction {
+ public:
+  constexpr Fraction() = default;
+  Fraction(std::int64_t num, std::int64_t den = 1);
+  std::int64_t num() const { return num_; }
+  std::int64_t den() const { return den_; }
+  double value() const { return static_cast<double>(num_) / static_cast<double>(den_); }
+  std::string str() const;  // "5/36"
+
+  friend Fraction operator+(Fraction a, Fraction b);
+  friend Fraction operator-(Fraction a, Fraction b);
+  friend Fraction operator*(Fraction a, Fraction b);
+  friend Fraction operator/(Fraction a, Fraction b);
+  Fraction& operator+=(Fraction b) { return *this = *this + b; }
+  Fraction& operator*=(Fraction b) { return *this = *this * b; }
+  friend bool operator==(const Fraction&, const Fraction&) = default;
+  friend bool operator<(Fraction a, Fraction b);
+
+ private:
+  std::int64_t num_ = 0;
+  std::int64_t den_ = 1;
+};
+
+// ---- Artillery ----
+
+// One direct-fire shot: P(result) for each row of the Results table, for a
+// D6 with the shot's total modifier at the given range band.
+struct ShotOdds {
+  std::array<Fraction, 4> p;  // indexed by ShotResult
+  Fraction of(ShotResult r) const { return p[static_cast<std::size_t>(r)]; }
+  Fraction expected_dps() const;         // 1 / 2 / 1 DPs
+  Fraction expected_casualties() const;  // the 6+ row at close range
+};
+ShotOdds direct_fire_odds(int modifier, RangeBand band);
+
+// One indirect shot: on target (scatter faces 1-2), or off by k x 1/2"
+// (k = 1..6, each equally likely) on a uniform whole-degree bearing.
+struct IndirectOdds {
+  Fraction on_target;
+  std::array<Fraction, 6> off_by;  // off_by[k-1]: lands k x 1/2" from the aim point
+  Fraction bearing_each;           // each of the 360 bearings, given off target
+};
+IndirectOdds indirect_fire_odds();
+
+// ---- Leaders ----
+
+// A leader's fate from one test: attached leaders hit on a 1, lone leaders
+// fired on by foot on 5-6 (`hit_faces` = 1 or 2), then the hit roll.
+struct LeaderRiskOdds {
+  std::array<Fraction, 4> p;  // indexed by LeaderFate
+  Fraction of(LeaderFate f) const { return p[static_cast<std::size_t>(f)]; }
+};
+LeaderRiskOdds leader_risk_odds(int hit_faces, std::uint32_t wounds_before);
+
+// ---- Combat (the combat engineer's section: combat.hpp, charge.hpp) ----
+//
+// Exact by convolution: N dice hitting on k+ give j hits in C(N,j) h^j
+// (6-h)^(N-j) of the 6^N equally likely faces (h = 7-k hitting faces); the
+// difference a - b is the convolution of the two. Counts are exact in 64
+// bits up to 24 dice in all, so the Fractions are exact up to there; the
+// doubles always.
+
+inline constexpr int kExactCombatDice = 24;
+
+// Ways (out of 6^n) that n dice hitting on `hit_on`+ score j hits, j = 0..n.
+std::vector<std::uint64_t> hit_ways(int n, int hit_on);
+
+struct CombatOdds {
+  int dice_a = 0;
+  int hit_on_a = 5;
+  int dice_b = 0;
+  int hit_on_b = 5;
+  int min_difference = 0;           // -dice_b
+  std::vector<double> difference;   // [d - min_difference]: P(a.hits - b.hits = d)
+  std::vector<Fraction> exact;      // the same exactly; empty beyond kExactCombatDice
+  std::array<double, kCombatBandCount> band_a{};   // P(a's band), indexed by CombatBand
+  std::array<Fraction, kCombatBandCount> band_a_exact{};
+  double p(int d) const;            // 0 outside the range
+  double band_b(CombatBand band) const;  // P(b's band): the mirror
+};
+// From the numbers: dice (bases + modifiers, floored at 0 here) and thresholds.
+CombatOdds combat_odds(int dice_a, int hit_on_a, int dice_b, int hit_on_b);
+CombatOdds combat_odds(int bases_a, int modifiers_a, int hit_on_a, int bases_b, int modifiers_b, int hit_on_b);
+// From an assessed combat (assess_combat_of).
+CombatOdds combat_odds(const CombatResult& assessed);
+
+// The odds of a proposed charge as the asking seat sees the table (RULINGS
+// C17): only the enemy its own pieces see; enemy grade unknown, taken as C;
+// an enemy inspiration marker counts +1; no counter-charge or evade assumed.
+struct ChargeOdds {
+  double gap = 0;                 // inches to contact
+  Fraction p_contact;             // the dice reach it (exact)
+  CombatResult assessed;          // the combat on contact with no fatigue DP (a: the charger's side)
+  CombatOdds given_contact;       // mixing the fatigue DP a 6 on the D6 may cost
+  std::array<double, kCombatBandCount> band{};  // charger's band, unconditional; the rest: no contact
+  double p_no_contact = 0;
+};
+Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, std::string_view charger,
+                               std::string_view target, std::uint32_t dice, bool a_outrance);
+
+}  // namespace galloper::rules::malbrook

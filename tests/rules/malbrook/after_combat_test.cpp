@@ -1,0 +1,363 @@
+// "Actions Resulting from Combat" (after_combat.hpp): who decides first,
+// forced actions, retire, rout, pursue and the free hack, ride-through, take
+// the position, blocked moves, and the later rout / retire moves.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+
+#include "rules/core/dice.hpp"
+#include "rules/malbrook/after_combat.hpp"
+#include "rules/malbrook/combat.hpp"
+#include "rules/malbrook/engine.hpp"
+#include "rules/malbrook/manoeuvre.hpp"
+#include "tests/rules/malbrook/test_state.hpp"
+
+namespace galloper::rules::malbrook {
+namespace {
+
+using test::brigade;
+using test::option_answer;
+using test::tiny_state;
+
+constexpr std::uint32_t bit(Status s) { return static_cast<std::uint32_t>(s); }
+
+// fr_b1 (front 14..18 at y = 10, facing north) and al_b1 facing it ½" away;
+// fr_b2 moved 2" aside so that only fr_b1 is engaged.
+GameState facing_off() {
+  GameState s = tiny_state();
+  s.phase = Phase::kCombat;
+  brigade(s, "fr_b2").position = {22, 10};
+  brigade(s, "al_b1").position = {16, 10.5};
+  brigade(s, "fr_b1").status |= bit(Status::kInCombat);
+  brigade(s, "al_b1").status |= bit(Status::kInCombat);
+  return s;
+}
+
+CombatBrigade part(const Brigade& b, std::vector<AfterAction> options) {
+  CombatBrigade p;
+  p.brigade = b.id;
+  p.type = b.type;
+  p.grade = b.grade;
+  p.options = std::move(options);
+  return p;
+}
+
+// One combat between fr_b1 (side a) and al_b1 (side b), a.hits - b.hits = difference.
+void add_combat(GameState& s, int difference, std::vector<AfterAction> fr, std::vector<AfterAction> al,
+                const char* fr_id = "fr_b1", const char* al_id = "al_b1") {
+  CombatResult r;
+  r.id = "t" + std::to_string(s.turn) + "c" + std::to_string(s.combat.results.size() + 1);
+  r.turn = s.turn;
+  r.a.army = "fr";
+  r.a.brigades = {fr_id};
+  r.a.parts = {part(brigade(s, fr_id), std::move(fr))};
+  r.b.army = "al";
+  r.b.brigades = {al_id};
+  r.b.parts = {part(brigade(s, al_id), std::move(al))};
+  r.difference = difference;
+  r.loser = difference > 0 ? "al" : difference < 0 ? "fr" : "";
+  s.combat.results.push_back(r);
+}
+
+std::vector<std::string> ids(const std::vector<Decision>& ds) {
+  std::vector<std::string> out;
+  for (const auto& d : ds) out.push_back(d.id);
+  return out;
+}
+
+bool has_event(const std::vector<Event>& ev, std::string_view kind) {
+  for (const auto& e : ev) {
+    if (e.kind == kind) return true;
+  }
+  return false;
+}
+
+TEST(AfterCombat, TheLowerResultDecidesAndActsFirst) {
+  GameState s = facing_off();
+  const std::vector<AfterAction> both{AfterAction::kRemain, AfterAction::kRetire};
+  add_combat(s, -1, both, both);  // inconclusive, the French lower
+  FixedDice none{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, none, ev);
+  EXPECT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"after/fr_b1"}));
+  EXPECT_EQ(after_combat_pending(s)[0].seat, "fr/left");
+  FixedDice dice{3, 4};  // retire: AvD 3 + D6 4 = 3.5", +1" initial
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "retire")}, dice, ev);
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 10 - 4.5, 1e-9);
+  // Now the Allies decide, knowing the French retired.
+  EXPECT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"after/al_b1"}));
+  after_combat_resolve(s, {option_answer("after/al_b1", "al/right", "remain")}, none, ev);
+  EXPECT_TRUE(after_combat_done(s));
+  EXPECT_FALSE(brigade(s, "al_b1").has(Status::kInCombat));  // nobody left in front
+}
+
+TEST(AfterCombat, EqualResultsTheSideWithInitiativeDecidesSecond) {
+  GameState s = facing_off();
+  s.initiative = "fr";
+  const std::vector<AfterAction> both{AfterAction::kRemain, AfterAction::kRetire};
+  add_combat(s, 0, both, both);
+  FixedDice none{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, none, ev);
+  EXPECT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"after/al_b1"}));
+  after_combat_resolve(s, {option_answer("after/al_b1", "al/right", "remain")}, none, ev);
+  EXPECT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"after/fr_b1"}));
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "remain")}, none, ev);
+  EXPECT_TRUE(after_combat_done(s));
+  // "If both sides remain in place then the combat continues the following turn."
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kInCombat));
+  EXPECT_TRUE(brigade(s, "al_b1").has(Status::kInCombat));
+}
+
+TEST(AfterCombat, ForcedRoutIsCarriedOutUnformedWithoutAsking) {
+  GameState s = facing_off();
+  add_combat(s, -8, {AfterAction::kRout}, {AfterAction::kRemain});
+  FixedDice dice{5, 6};  // 5 + 6 pips = 5.5", +1" initial = 6.5"
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_TRUE(after_combat_done(s));
+  const Brigade& b = brigade(s, "fr_b1");
+  EXPECT_TRUE(b.has(Status::kRouting));
+  EXPECT_TRUE(b.has(Status::kMoved));
+  EXPECT_FALSE(b.has(Status::kInCombat));
+  EXPECT_EQ(b.formation, Formation::kUnformed);
+  // Routs stop 6" from the enemy: the first ¼" step at which the gap is 6".
+  EXPECT_LE(10.5 - (b.position.y), 6.0 + 0.25 + 1e-9);
+  EXPECT_GE(10.5 - (b.position.y), 6.0 - 1e-9);
+  ASSERT_EQ(s.morale_causes.size(), 1u);
+  EXPECT_EQ(s.morale_causes[0].kind, MoraleCauseKind::kRouted);
+}
+
+TEST(AfterCombat, RetireBlockedByEnemyBehindStaysAndLosesABase) {
+  GameState s = facing_off();
+  brigade(s, "al_b2").position = {16, 8.5};  // right behind fr_b1 (its rear at 9), facing south
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 3u);
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 10, 1e-9);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kRetiring));
+  EXPECT_TRUE(has_event(ev, "retire_blocked"));
+}
+
+TEST(AfterCombat, RoutersBlockedWithEnemyWithinTwoInchesSurrender) {
+  GameState s = facing_off();
+  brigade(s, "al_b2").position = {16, 8.5};
+  add_combat(s, -8, {AfterAction::kRout}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kSurrendered));
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 3u);
+  EXPECT_TRUE(has_event(ev, "surrendered"));
+}
+
+TEST(AfterCombat, PursuersCatchingRetirersGetTheFreeHackAndTheyRout) {
+  GameState s = facing_off();
+  Brigade& al = brigade(s, "al_b1");
+  al.type = TroopType::kHorse;
+  al.bases = 4;
+  // The French retire only 2" (blocked by a friend behind), the horse pursue 2 AvD + D6.
+  brigade(s, "fr_b4").position = {16, 6.5};
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kPursue});
+  // Retire: AvD 2, D6 1 -> 1.5"+1" = 2.5", stopped 2" down by fr_b4 (rear 6.5 .. front... ).
+  // Pursue: 2 AvD 5,5 + D6 6 = 8"; catches: free hack 4 bases in contact: 4,4,1,6 -> 3 casualties.
+  // Then the French rout: AvD 2 + D6 1 = 2.5" (blocked at once by fr_b4: they surrender? no: friends block, no enemy within... )
+  FixedDice dice{2, 1, 5, 5, 6, 4, 4, 1, 6, 2, 1};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_TRUE(has_event(ev, "free_hack"));
+  const Brigade& fr = brigade(s, "fr_b1");
+  EXPECT_EQ(fr.bases, 1u);
+  EXPECT_TRUE(fr.has(Status::kRouting));
+  EXPECT_TRUE(brigade(s, "al_b1").has(Status::kPursuing));
+  EXPECT_EQ(brigade(s, "al_b1").pursuing, "fr_b1");
+}
+
+TEST(AfterCombat, PursueAndTakeThePositionNeedAnOpponentWhoLeft) {
+  GameState s = facing_off();
+  add_combat(s, 5, {AfterAction::kRemain, AfterAction::kPursue, AfterAction::kTakePosition}, {AfterAction::kRemain});
+  AfterCombatEntry e;
+  e.brigade = "fr_b1";
+  e.options = s.combat.results[0].a.parts[0].options;
+  e.enemies = {"al_b1"};
+  EXPECT_EQ(available_actions(s, e), (std::vector<AfterAction>{AfterAction::kRemain}));
+  brigade(s, "al_b1").status |= bit(Status::kRetiring);
+  EXPECT_EQ(available_actions(s, e).size(), 3u);
+  // Cavalry may not take the position.
+  brigade(s, "fr_b1").type = TroopType::kHorse;
+  EXPECT_EQ(available_actions(s, e), (std::vector<AfterAction>{AfterAction::kRemain, AfterAction::kPursue}));
+}
+
+TEST(AfterCombat, TakeThePositionAdvancesOntoTheAbandonedGroundAndRemovesADp) {
+  GameState s = facing_off();
+  brigade(s, "fr_b1").dps = 2;
+  add_combat(s, 5, {AfterAction::kRemain, AfterAction::kPursue, AfterAction::kTakePosition}, {AfterAction::kRetire});
+  FixedDice dice{3, 3};  // the Allies retire 4"
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  ASSERT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"after/fr_b1"}));
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "take_position")}, dice, ev);
+  const Brigade& b = brigade(s, "fr_b1");
+  EXPECT_NEAR(b.position.y, 10 + 0.5 + 1.0, 1e-6);  // to where the Allies' rear edge was
+  EXPECT_EQ(b.dps, 1u);
+  EXPECT_TRUE(b.has(Status::kMoved));
+}
+
+TEST(AfterCombat, CavalryNotPursuingAfterABreakthroughTakeADp) {
+  GameState s = facing_off();
+  brigade(s, "fr_b1").type = TroopType::kHorse;
+  brigade(s, "fr_b1").grade = Grade::kB;
+  add_combat(s, 7, {AfterAction::kPursue, AfterAction::kRemainWithDp, AfterAction::kRetire}, {AfterAction::kRout});
+  FixedDice dice{5, 6};  // the Allies rout
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  auto ds = after_combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].options.size(), 3u);
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "remain_dp")}, dice, ev);
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 1u);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kMoved));
+}
+
+TEST(AfterCombat, RideThroughASingleRankAndFaceTheNearestThreat) {
+  GameState s = facing_off();
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.type = TroopType::kHorse;
+  fr.dps = 1;
+  add_combat(s, 1, {AfterAction::kRideThrough2, AfterAction::kRideThrough3}, {AfterAction::kRemain, AfterAction::kRetire});
+  FixedDice dice{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  // The Allies (lower) first: they remain.
+  after_combat_resolve(s, {option_answer("after/al_b1", "al/right", "remain")}, dice, ev);
+  ASSERT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"after/fr_b1"}));
+  FixedDice faces{5, 5};  // 2 AvD = 5"
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "ride_through_2")}, faces, ev);
+  const Brigade& b = brigade(s, "fr_b1");
+  EXPECT_TRUE(has_event(ev, "ride_through"));
+  EXPECT_EQ(b.dps, 0u);
+  EXPECT_TRUE(b.has(Status::kMoved));
+  // It went through: its rear is beyond al_b1's rear (y 11.5).
+  EXPECT_GT(pose_envelope(pose_of(b)).center.y, 11.5);
+  // ... and now faces the nearest enemy (al_b1, behind it: south).
+  EXPECT_NEAR(std::abs(angle_diff_deg(b.facing_deg, 180)), 0, 30);
+}
+
+TEST(AfterCombat, NoRoomToRideThroughADeepEnemyRemainOrRetire) {
+  GameState s = facing_off();
+  brigade(s, "fr_b1").type = TroopType::kHorse;
+  brigade(s, "al_b1").formation = Formation::kTwoRankLine;
+  AfterCombatEntry e;
+  e.brigade = "fr_b1";
+  e.options = {AfterAction::kRideThrough2, AfterAction::kRideThrough3};
+  e.enemies = {"al_b1"};
+  EXPECT_EQ(available_actions(s, e), (std::vector<AfterAction>{AfterAction::kRemain, AfterAction::kRetire}));
+}
+
+TEST(AfterCombat, OptionIdsRoundTrip) {
+  for (auto a : {AfterAction::kRemain, AfterAction::kRetire, AfterAction::kRout, AfterAction::kPursue,
+                 AfterAction::kRideThrough2, AfterAction::kRideThrough3, AfterAction::kTakePosition,
+                 AfterAction::kRemainWithDp}) {
+    AfterAction back = AfterAction::kRemain;
+    ASSERT_TRUE(parse_after_action(option_id(a), back));
+    EXPECT_EQ(back, a);
+  }
+}
+
+// ---- Later moves ----
+
+TEST(AfterCombatMovement, RetiringBrigadesMayContinueInTheirNextMovePhase) {
+  GameState s = tiny_state();
+  s.phase = Phase::kMovement;
+  Brigade& b = brigade(s, "fr_b1");
+  b.status |= bit(Status::kRetiring);
+  make_unformed(b);  // its bases where they stand
+  FixedDice none{};
+  std::vector<Event> ev;
+  begin_movement_half(s, none, ev);
+  const auto ds = retire_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].default_option, "remain");
+  FixedDice dice{4, 2};  // 3" (not initial: no ½" a die)
+  resolve_retire_choices(s, {option_answer("retire/fr_b1", "fr/left", "continue")}, dice, ev);
+  // Directly away from the nearest enemy (al_b1, north-east): south-west-ish, 3".
+  EXPECT_NEAR(distance(brigade(s, "fr_b1").position, {16, 10}), 3.0, 1e-6) << brigade(s, "fr_b1").position.x << ","
+                                                                           << brigade(s, "fr_b1").position.y;
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kMoved));
+  EXPECT_TRUE(retire_pending(s).empty());
+}
+
+TEST(AfterCombatMovement, PursuedRoutersRoutAgainLosingABaseThenThePursuersFollow) {
+  GameState s = tiny_state();
+  s.phase = Phase::kMovement;
+  s.initiative = "al";  // the Allies (the pursuers) act in half 0
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.status |= bit(Status::kRouting);
+  make_unformed(fr);
+  Brigade& al = brigade(s, "al_b1");
+  al.position = {16, 13};  // 3" off the routers, facing them
+  al.status |= bit(Status::kPursuing);
+  al.pursuing = "fr_b1";
+  make_unformed(al);
+  al.control = ControlResult::kContinue;
+  // Rout: AvD 2 + D6 1 = 1.5" (not initial); 1 casualty; pursuit 1 AvD 5 + D6 6 = 5.5": catch; hack 4x D6.
+  FixedDice dice{2, 1, 5, 6, 6, 6, 1, 1};
+  std::vector<Event> ev;
+  begin_movement_half(s, dice, ev);
+  EXPECT_TRUE(has_event(ev, "rout_casualty"));
+  EXPECT_TRUE(has_event(ev, "free_hack"));
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 1u);  // 4 - 1 (rout move) - 2 (hack)
+}
+
+TEST(AfterCombatMovement, PursuersWhoPassTheirTestCease) {
+  GameState s = tiny_state();
+  s.phase = Phase::kMovement;
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.status |= bit(Status::kPursuing);
+  fr.pursuing = "al_b1";
+  fr.control = ControlResult::kAsWished;
+  FixedDice none{};
+  std::vector<Event> ev;
+  begin_movement_half(s, none, ev);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kPursuing));
+  EXPECT_TRUE(has_event(ev, "pursuit_ends"));
+}
+
+// ---- The free hack's odds: a D6 per base, a casualty on 4+: Binomial(n, 1/2). ----
+
+TEST(FreeHack, DistributionMatchesTheBinomial) {
+  GameState s = facing_off();
+  Brigade& al = brigade(s, "al_b1");
+  al.position = {16, 10.0 + 0.0};  // touching fr_b1's front: 4 bases in contact
+  constexpr int kTrials = 100000;
+  std::array<int, 5> counts{};
+  Seed seed{};
+  seed[0] = 42;
+  const Brigade pursuer = brigade(s, "fr_b1");
+  brigade(s, "al_b1").bases = 12;
+  const Brigade original = brigade(s, "al_b1");
+  for (int i = 0; i < kTrials; ++i) {
+    Brigade& target = brigade(s, "al_b1");
+    target = original;
+    KeyedDice dice(seed, static_cast<std::uint64_t>(i));
+    std::vector<Event> ev;
+    const int hits = free_hack(s, pursuer, target, dice, ev);
+    ASSERT_GE(hits, 0);
+    ASSERT_LE(hits, 4);
+    ++counts[static_cast<std::size_t>(hits)];
+  }
+  const std::array<double, 5> p{1 / 16.0, 4 / 16.0, 6 / 16.0, 4 / 16.0, 1 / 16.0};
+  double chi2 = 0;
+  for (std::size_t k = 0; k < 5; ++k) {
+    const double expected = kTrials * p[k];
+    chi2 += (counts[k] - expected) * (counts[k] - expected) / expected;
+  }
+  EXPECT_LT(chi2, 18.47) << "chi-squared, 4 degrees of freedom, p = 0.001: " << counts[0] << " " << counts[1] << " "
+                         << counts[2] << " " << counts[3] << " " << counts[4];
+}
+
+}  // namespace
+}  // namespace galloper::rules::malbrook

@@ -1,0 +1,382 @@
+#pragma once
+// A random bot for whole Malbrook games: for every pending decision of every
+// seat it picks a random legal answer: orders checked with the engine's
+// check() before use (the fallback is the decision's default), options
+// picked among those listed. Orders are simple:
+// leaders move a little, attach, steady or inspire; brigades go forward
+// their full allowance (or part of it after a wheel), about face, change
+// formation or re-form; options are picked uniformly.
+//
+// The moves of one step are each legal alone but may collide at their ends
+// ("no two units may end on top of each other"); then the bot halts the
+// later unit named by the rejection and resolves again. Any other rejection
+// of checked answers is an engine error and is returned to the caller.
+//
+// Also: the golden-game text format (answers per step) and the game
+// invariants the full-game test asserts after every step.
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <optional>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "rules/core/dice.hpp"
+#include "rules/core/geometry.hpp"
+#include "rules/malbrook/engine.hpp"
+#include "rules/malbrook/manoeuvre.hpp"
+
+namespace galloper::rules::malbrook::test {
+
+// std::mt19937's output is fixed by the standard (its distributions are not),
+// so draws use the raw output.
+struct BotRng {
+  std::mt19937 g;
+  explicit BotRng(std::uint32_t seed) : g(seed) {}
+  std::uint32_t below(std::uint32_t n) { return n == 0 ? 0 : static_cast<std::uint32_t>(g() % n); }
+  double uniform(double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); }
+  bool chance(std::uint32_t one_in) { return below(one_in) == 0; }
+};
+
+inline Seed bot_seed(std::uint32_t x) {
+  Seed s{};
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<std::uint8_t>((x >> (8 * (i % 4))) + 31 * i);
+  return s;
+}
+
+inline double limit_of(const Decision& d, std::string_view name, double fallback = 0) {
+  for (const auto& [k, v] : d.limits) {
+    if (k == name) return v;
+  }
+  return fallback;
+}
+
+inline OrderStep bot_step(std::string action, double distance = 0, double angle = 0, std::string pivot = "",
+                          std::string formation = "") {
+  OrderStep s;
+  s.action = std::move(action);
+  s.distance = distance;
+  s.angle_deg = angle;
+  s.pivot = std::move(pivot);
+  s.formation = std::move(formation);
+  return s;
+}
+
+class Bot {
+ public:
+  explicit Bot(std::uint32_t seed) : r_(seed) {}
+
+  // One answer per pending decision.
+  std::vector<Answer> answers(const GameState& s) {
+    std::vector<Answer> out;
+    for (const auto& d : pending(s)) out.push_back(answer(s, d));
+    return out;
+  }
+
+  // Orders (answers with steps) are checked with the engine's check(); an
+  // option is picked from those the decision lists, which the engine offers
+  // as legal (resolve() checks every answer again). Checking those too would
+  // only recompute pending() once per answer.
+  Answer answer(const GameState& s, const Decision& d) {
+    for (auto& a : candidates(s, d)) {
+      if (a.steps.empty() || check(s, a)) return a;
+    }
+    return fallback(d);
+  }
+
+  static Answer fallback(const Decision& d) {
+    Answer a;
+    a.decision_id = d.id;
+    a.seat = d.seat;
+    a.option = d.default_option;
+    return a;
+  }
+
+ private:
+  Answer with_steps(const Decision& d, std::vector<OrderStep> steps) {
+    Answer a = fallback(d);
+    a.option.clear();
+    a.steps = std::move(steps);
+    return a;
+  }
+
+  // A few random tries, most promising first.
+  std::vector<Answer> candidates(const GameState& s, const Decision& d) {
+    std::vector<Answer> out;
+    if (d.kind == "command_actions") {
+      const Leader* l = s.find_leader(d.subjects.empty() ? "" : d.subjects.front());
+      if (l == nullptr || r_.chance(3)) return out;
+      if (!l->attached_to.empty()) {
+        out.push_back(with_steps(d, {bot_step(r_.chance(2) ? "inspire" : "steady")}));
+      } else {
+        // Attach to a random brigade of his army, or ride a little.
+        std::vector<const Brigade*> own;
+        for (const auto& b : s.brigades) {
+          if (b.army == l->army && b.bases > 0) own.push_back(&b);
+        }
+        if (!own.empty() && r_.chance(2)) {
+          OrderStep st = bot_step("attach");
+          st.target = own[r_.below(static_cast<std::uint32_t>(own.size()))]->id;
+          out.push_back(with_steps(d, {st}));
+        }
+        const double max = limit_of(d, "move", 6);
+        OrderStep mv = bot_step("move_to");
+        mv.to = l->position + rotate_cw(Vec2{0, r_.uniform(0.5, max * 0.9)}, r_.uniform(0, 360));
+        out.push_back(with_steps(d, {mv}));
+      }
+      return out;
+    }
+    if (d.kind == "move") {
+      const double allowance = limit_of(d, "allowance");
+      const Brigade* b = s.find_brigade(d.subjects.empty() ? "" : d.subjects.front());
+      if (allowance <= 0) {
+        switch (r_.below(5)) {
+          case 0: out.push_back(with_steps(d, {bot_step("about_face")})); break;
+          case 1: out.push_back(with_steps(d, {bot_step("formation", 0, 0, "", r_.chance(2) ? "line" : "march column")})); break;
+          case 2: out.push_back(with_steps(d, {bot_step("reform", 0, 0, "", "line")})); break;
+          default: break;
+        }
+        if (b != nullptr && b->formation == Formation::kUnformed) {
+          out.push_back(with_steps(d, {bot_step("reform", 0, 0, "", "line")}));
+        }
+        return out;
+      }
+      if (r_.chance(4)) {
+        const double a = r_.uniform(5, 30);
+        out.push_back(with_steps(d, {bot_step("wheel", 0, r_.chance(2) ? a : -a, r_.chance(2) ? "left" : "right"),
+                                      bot_step("forward", allowance * r_.uniform(0.3, 0.8))}));
+      }
+      out.push_back(with_steps(d, {bot_step("forward", allowance, r_.uniform(-10, 10))}));
+      out.push_back(with_steps(d, {bot_step("forward", allowance)}));
+      if (r_.chance(6)) out.push_back(with_steps(d, {bot_step("about_face")}));
+      return out;
+    }
+    if (d.kind == "leader_move") {
+      const Leader* l = s.find_leader(d.subjects.empty() ? "" : d.subjects.front());
+      if (l == nullptr || r_.chance(2)) return out;
+      OrderStep mv = bot_step("move_to");
+      mv.to = l->position + rotate_cw(Vec2{0, r_.uniform(0.5, limit_of(d, "max_distance", 6) * 0.9)}, r_.uniform(0, 360));
+      out.push_back(with_steps(d, {mv}));
+      return out;
+    }
+    if (!d.options.empty()) {
+      Answer a = fallback(d);
+      a.option = d.options[r_.below(static_cast<std::uint32_t>(d.options.size()))].id;
+      out.push_back(a);
+    }
+    return out;
+  }
+
+  BotRng r_;
+};
+
+// Resolves `answers`; when two moves legal alone would end on top of each
+// other, halts the later unit the rejection names and tries again. Returns
+// the result, or the engine's rejection of anything else.
+inline Result<StepResult> resolve_bot_step(const GameState& s, std::vector<Answer> answers,
+                                           std::vector<Answer>* used = nullptr) {
+  for (int tries = 0; tries < 64; ++tries) {
+    KeyedDice dice(s.seed, s.step);
+    auto r = resolve(s, answers, dice);
+    if (r.ok() || r.error().code != "overlap") {
+      if (used != nullptr) *used = answers;
+      return r;
+    }
+    bool changed = false;
+    for (auto it = answers.rbegin(); it != answers.rend(); ++it) {
+      const std::string unit = it->decision_id.substr(it->decision_id.find('/') + 1);
+      if (!it->steps.empty() && r.error().reason.find(unit) != std::string::npos) {
+        it->steps.clear();
+        it->option = "halt";
+        changed = true;
+        break;
+      }
+    }
+    if (!changed) return r;
+  }
+  return reject("bot", "too many collisions");
+}
+
+// ---- Invariants ----
+
+inline bool brigade_present(const Brigade& b) {
+  return b.bases > 0 && !b.has(Status::kDestroyed) && !b.has(Status::kSurrendered);
+}
+
+// "" when every invariant holds; otherwise what is wrong.
+inline std::string invariant_violation(const GameState& s) {
+  struct Body {
+    std::string id;
+    std::vector<OrientedRect> bases;
+    Aabb box;
+  };
+  std::vector<Body> bodies;
+  for (const auto& b : s.brigades) {
+    if (b.dps > 6) return b.id + " has " + std::to_string(b.dps) + " DPs";
+    if (b.bases > 36) return b.id + " has " + std::to_string(b.bases) + " bases";
+    if (!brigade_present(b)) continue;
+    Body o{b.id, pose_bases(pose_of(b)), {}};
+    for (const auto& r : o.bases) o.box.add(r.bounds());
+    bodies.push_back(std::move(o));
+  }
+  for (const auto& g : s.guns) {
+    if (g.dps > 6) return g.id + " has " + std::to_string(g.dps) + " DPs";
+    if (g.has(Status::kCrewEliminated) || g.has(Status::kAbandoned)) continue;
+    Body o{g.id, {pose_envelope(pose_of(g))}, {}};
+    o.box = o.bases.front().bounds();
+    bodies.push_back(std::move(o));
+  }
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    for (std::size_t j = i + 1; j < bodies.size(); ++j) {
+      if (!bodies[i].box.intersects(bodies[j].box)) continue;
+      for (const auto& a : bodies[i].bases) {
+        for (const auto& b : bodies[j].bases) {
+          if (overlaps(a, b, 1e-3)) return bodies[i].id + " overlaps " + bodies[j].id;
+        }
+      }
+    }
+  }
+  return {};
+}
+
+// ---- Golden games: answers per step in a line-based text format ----
+//
+//   galloper-golden 1
+//   scenario <name>
+//   seed <bot seed number>
+//   step                         one per resolved step
+//   a <decision> <seat> <option> <n steps>
+//   s <action> <distance> <angle> <pivot> <formation> <to.x> <to.y> <target> <order> <has_objective>
+//     <feature> <unit> <wing> <command>
+//   hash <16 hex digits>          the final state hash
+//   end
+// Strings are escaped: "" -> "~", space -> %20, % -> %25, ~ -> %7E, newline -> %0A.
+// Reals are printed with 17 significant digits (they read back exactly).
+
+inline std::string golden_escape(const std::string& s) {
+  if (s.empty()) return "~";
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case ' ': out += "%20"; break;
+      case '%': out += "%25"; break;
+      case '~': out += "%7E"; break;
+      case '\n': out += "%0A"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+inline std::string golden_unescape(const std::string& s) {
+  if (s == "~") return {};
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size()) {
+      out += static_cast<char>(std::stoi(s.substr(i + 1, 2), nullptr, 16));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+inline std::string golden_real(double d) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", d);
+  return buf;
+}
+
+struct GoldenGame {
+  std::string scenario;
+  std::uint32_t seed = 0;
+  std::vector<std::vector<Answer>> steps;
+  StateHash hash = 0;
+};
+
+inline std::string golden_write(const GoldenGame& g) {
+  std::ostringstream o;
+  o << "galloper-golden 1\n";
+  o << "scenario " << g.scenario << "\n";
+  o << "seed " << g.seed << "\n";
+  for (const auto& step : g.steps) {
+    o << "step\n";
+    for (const auto& a : step) {
+      o << "a " << golden_escape(a.decision_id) << ' ' << golden_escape(a.seat) << ' ' << golden_escape(a.option) << ' '
+        << a.steps.size() << "\n";
+      for (const auto& s : a.steps) {
+        o << "s " << golden_escape(s.action) << ' ' << golden_real(s.distance) << ' ' << golden_real(s.angle_deg) << ' '
+          << golden_escape(s.pivot) << ' ' << golden_escape(s.formation) << ' ' << golden_real(s.to.x) << ' '
+          << golden_real(s.to.y) << ' ' << golden_escape(s.target) << ' ' << golden_escape(s.order) << ' '
+          << (s.has_objective ? 1 : 0) << ' ' << golden_escape(s.feature) << ' ' << golden_escape(s.unit) << ' '
+          << golden_escape(s.wing) << ' ' << golden_escape(s.command) << "\n";
+      }
+    }
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(g.hash));
+  o << "hash " << buf << "\nend\n";
+  return o.str();
+}
+
+inline std::optional<GoldenGame> golden_read(const std::string& text) {
+  std::istringstream in(text);
+  std::string word;
+  GoldenGame g;
+  in >> word;
+  if (word != "galloper-golden") return std::nullopt;
+  int version = 0;
+  in >> version;
+  while (in >> word) {
+    if (word == "scenario") {
+      in >> g.scenario;
+    } else if (word == "seed") {
+      in >> g.seed;
+    } else if (word == "step") {
+      g.steps.emplace_back();
+    } else if (word == "a") {
+      Answer a;
+      std::string id, seat, option;
+      std::size_t n = 0;
+      in >> id >> seat >> option >> n;
+      a.decision_id = golden_unescape(id);
+      a.seat = golden_unescape(seat);
+      a.option = golden_unescape(option);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::string tag, action, pivot, formation, target, order, feature, unit, wing, command;
+        OrderStep s;
+        int has_objective = 0;
+        in >> tag >> action >> s.distance >> s.angle_deg >> pivot >> formation >> s.to.x >> s.to.y >> target >> order >>
+            has_objective >> feature >> unit >> wing >> command;
+        if (tag != "s") return std::nullopt;
+        s.action = golden_unescape(action);
+        s.pivot = golden_unescape(pivot);
+        s.formation = golden_unescape(formation);
+        s.target = golden_unescape(target);
+        s.order = golden_unescape(order);
+        s.has_objective = has_objective != 0;
+        s.feature = golden_unescape(feature);
+        s.unit = golden_unescape(unit);
+        s.wing = golden_unescape(wing);
+        s.command = golden_unescape(command);
+        a.steps.push_back(std::move(s));
+      }
+      if (g.steps.empty()) return std::nullopt;
+      g.steps.back().push_back(std::move(a));
+    } else if (word == "hash") {
+      std::string hex;
+      in >> hex;
+      g.hash = std::stoull(hex, nullptr, 16);
+    } else if (word == "end") {
+      return g;
+    } else {
+      return std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace galloper::rules::malbrook::test

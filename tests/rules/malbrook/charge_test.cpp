@@ -1,0 +1,278 @@
+// Malbrook "Cavalry Charges", "Charge Move", "Failure to contact",
+// "Charging à l'outrance", "Charge Responses", with FixedDice.
+//
+// fr_h: 4 traditional horse bases (1" x 1¼") in line, front edge y=10,
+// x 14..18, facing north. Opposite at y=13 (3" away) an enemy foot or horse
+// brigade facing south. "fr" has initiative.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "rules/core/dice.hpp"
+#include "rules/malbrook/charge.hpp"
+#include "rules/malbrook/combat.hpp"
+#include "tests/rules/malbrook/combat_helpers.hpp"
+
+namespace galloper::rules::malbrook {
+namespace {
+
+using test::brigade;
+using test::combat_state;
+using test::modifier;
+using test::option_answer;
+using test::unit;
+
+bool has_option(const Decision& d, std::string_view o) {
+  for (const auto& x : d.options) {
+    if (x.id == o) return true;
+  }
+  return false;
+}
+
+GameState horse_at_foot(double gap = 3) {
+  return combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                       unit("al_b1", "al", TroopType::kFoot, {16, 10 + gap}, 180)});
+}
+
+// Answers every pending decision: `chosen` by id, else the default.
+Verdict step(GameState& s, std::map<std::string, std::string> chosen, Dice& dice, std::vector<Event>& ev) {
+  std::vector<Answer> answers;
+  for (const auto& d : combat_pending(s)) {
+    auto it = chosen.find(d.id);
+    answers.push_back(option_answer(d.id, d.seat, it == chosen.end() ? d.default_option : it->second));
+  }
+  for (const auto& a : answers) {
+    if (auto v = combat_check(s, a); !v) return v;
+  }
+  return combat_resolve(s, answers, dice, ev);
+}
+
+TEST(ChargeDeclare, CavalryNameATargetInTheirFront) {
+  GameState s = horse_at_foot();
+  const auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].id, "charge/fr_h");
+  EXPECT_EQ(ds[0].seat, "fr/left");
+  EXPECT_EQ(ds[0].default_option, "none");
+  EXPECT_TRUE(has_option(ds[0], "charge:al_b1"));
+  EXPECT_FALSE(has_option(ds[0], "outrance:al_b1"));  // traditional horse
+  EXPECT_FALSE(has_option(ds[0], "evade"));
+  // Foot never charge; halted cavalry may not initiate a charge.
+  brigade(s, "fr_h").status |= static_cast<std::uint32_t>(Status::kHalted);
+  EXPECT_TRUE(combat_pending(s).empty());
+}
+
+TEST(ChargeDeclare, ALOutranceForNewStyleHorseAndHussars) {
+  GameState s = horse_at_foot();
+  brigade(s, "fr_h").style = FightingStyle::kNew;
+  auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(has_option(ds[0], "outrance:al_b1"));
+  brigade(s, "fr_h").style = FightingStyle::kTraditional;
+  brigade(s, "fr_h").type = TroopType::kDragoons;
+  EXPECT_FALSE(has_option(combat_pending(s)[0], "outrance:al_b1"));
+  brigade(s, "fr_h").a_outrance = true;  // "some new style dragoons"
+  EXPECT_TRUE(has_option(combat_pending(s)[0], "outrance:al_b1"));
+}
+
+TEST(ChargeDeclare, TargetOutsideTwentyTwoAndAHalfDegreesIsNotOffered) {
+  // Far off to the side: no straight path within 22½° reaches it.
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {30, 12}, 180)});
+  EXPECT_TRUE(combat_pending(s).empty());
+}
+
+TEST(ChargeFlow, DeclareRespondDiceMoveAndFight) {
+  GameState s = horse_at_foot();
+  // 2 AvD 4+4 = 4": contact at 3". Then fr 5 dice (+1 charging), al 4 dice.
+  FixedDice dice{4, 4, 6, 6, 6, 1, 1, 5, 1, 1, 1};
+  std::vector<Event> ev;
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.stage, CombatStage::kRespond);
+  auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].id, "response/al_b1");
+  EXPECT_EQ(ds[0].seat, "al/right");
+  EXPECT_TRUE(has_option(ds[0], "stand"));
+  EXPECT_TRUE(has_option(ds[0], "about_face"));  // charge from beyond 2"
+  EXPECT_FALSE(has_option(ds[0], "counter_charge"));
+  EXPECT_FALSE(has_option(ds[0], "refuse_flank"));  // a frontal charge
+  ASSERT_TRUE(step(s, {}, dice, ev).ok());
+  ASSERT_EQ(s.combat.stage, CombatStage::kDice);
+  ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].id, "charge_dice/fr_h");
+  EXPECT_TRUE(has_option(ds[0], "1"));
+  EXPECT_TRUE(has_option(ds[0], "2"));
+  EXPECT_FALSE(has_option(ds[0], "3"));  // stationary last turn: at most 2 dice
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "2"}}, dice, ev).ok());
+  ASSERT_TRUE(combat_resolved(s));
+  EXPECT_EQ(dice.remaining(), 0u);
+  EXPECT_NEAR(brigade(s, "fr_h").position.y, 13, 1e-6);  // moved 3" into contact
+  EXPECT_EQ(s.combat.charges[0].contacted, "al_b1");
+  ASSERT_EQ(s.combat.results.size(), 1u);
+  const CombatResult& r = s.combat.results[0];
+  EXPECT_EQ(r.a.army, "fr");
+  EXPECT_EQ(r.a.bases, 4);
+  EXPECT_EQ(modifier(r.a, "charging"), 1);
+  EXPECT_EQ(r.a.dice, 5);
+  EXPECT_EQ(r.b.dice, 4);
+  EXPECT_EQ(r.difference, 2);
+  EXPECT_EQ(r.a.parts[0].options, (std::vector<AfterAction>{AfterAction::kRetire}));  // charged foot
+  EXPECT_EQ(r.b.parts[0].options, (std::vector<AfterAction>{AfterAction::kRemain}));  // foot charged by cavalry
+  EXPECT_TRUE(brigade(s, "fr_h").has(Status::kMoved));
+  EXPECT_EQ(brigade(s, "fr_h").move_dice, 2u);
+}
+
+TEST(ChargeFlow, FailureToContactMustChargeAgainNextTurn) {
+  GameState s = horse_at_foot();
+  FixedDice dice{2};  // 1 AvD: 1"
+  std::vector<Event> ev;
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "1"}}, dice, ev).ok());
+  EXPECT_NEAR(brigade(s, "fr_h").position.y, 11, 1e-6);  // "The full distance rolled must be moved"
+  EXPECT_TRUE(brigade(s, "fr_h").has(Status::kFailedCharge));
+  EXPECT_FALSE(brigade(s, "fr_h").has(Status::kCharging));
+  ASSERT_EQ(s.combat.failed.size(), 1u);
+  EXPECT_TRUE(s.combat.results.empty());
+
+  // Next turn: the control test did not give "act as player wishes".
+  s.turn = 2;
+  brigade(s, "fr_h").control = ControlResult::kContinue;
+  auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_FALSE(has_option(ds[0], "none"));
+  EXPECT_EQ(ds[0].default_option, "charge:al_b1");
+  // With "act as player wishes" it need not.
+  brigade(s, "fr_h").control = ControlResult::kAsWished;
+  ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(has_option(ds[0], "none"));
+}
+
+TEST(ChargeFlow, CounterChargeMeetsInTheMiddleAndBothCountCharging) {
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("al_h", "al", TroopType::kHorse, {16, 14}, 180)});
+  std::vector<Event> ev;
+  FixedDice dice{4, 4, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};  // 2" each: they meet; then 5 dice each
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_h"}}, dice, ev).ok());
+  // al_h may declare its own charge in its half; it does not.
+  auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].id, "charge/al_h");
+  ASSERT_TRUE(step(s, {}, dice, ev).ok());
+  ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(has_option(ds[0], "counter_charge"));
+  EXPECT_FALSE(has_option(ds[0], "evade"));  // formed horse
+  ASSERT_TRUE(step(s, {{"response/al_h", "counter_charge"}}, dice, ev).ok());
+  ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 2u);  // both choose dice
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "1"}, {"charge_dice/al_h", "1"}}, dice, ev).ok());
+  EXPECT_NEAR(brigade(s, "fr_h").position.y, 12, 1e-6);
+  EXPECT_NEAR(brigade(s, "al_h").position.y, 12, 1e-6);
+  ASSERT_EQ(s.combat.results.size(), 1u);
+  const CombatResult& r = s.combat.results[0];
+  EXPECT_EQ(modifier(r.a, "charging"), 1);
+  EXPECT_EQ(modifier(r.b, "charging"), 1);
+  EXPECT_EQ(r.a.dice, 5);
+  EXPECT_EQ(r.b.dice, 5);
+  EXPECT_EQ(dice.remaining(), 0u);
+}
+
+TEST(ChargeFlow, HussarsEvadeAFullFastMoveForOneDp) {
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("al_hu", "al", TroopType::kHussars, {16, 14}, 180)});
+  std::vector<Event> ev;
+  // Evade: 2 AvD + D6 = 5+5+6 -> 8" + 1½" initial. Then the charge: 2 AvD 5+5 = 5".
+  FixedDice dice{5, 5, 6, 5, 5};
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_hu"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {}, dice, ev).ok());  // al_hu declares nothing
+  auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_TRUE(has_option(ds[0], "evade"));
+  ASSERT_TRUE(step(s, {{"response/al_hu", "evade"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "2"}}, dice, ev).ok());
+  EXPECT_TRUE(brigade(s, "al_hu").has(Status::kEvading));
+  EXPECT_EQ(brigade(s, "al_hu").dps, 1u);
+  EXPECT_NEAR(brigade(s, "al_hu").position.y, 23.5, 1e-6);
+  EXPECT_TRUE(brigade(s, "fr_h").has(Status::kFailedCharge));
+  EXPECT_TRUE(s.combat.results.empty());
+}
+
+TEST(ChargeFlow, FlankChargeFromBehindTheFlankUnlessRefused) {
+  auto flank_state = [] {
+    return combat_state({unit("fr_h", "fr", TroopType::kHorse, {21, 12.9}, 270),
+                         unit("al_b1", "al", TroopType::kFoot, {16, 13}, 180)});
+  };
+  for (const std::string response : {"stand", "refuse_flank"}) {
+    GameState s = flank_state();
+    std::vector<Event> ev;
+    std::vector<int> faces{4, 4};  // 4": contact at 3"
+    for (int i = 0; i < 20; ++i) faces.push_back(1);
+    FixedDice dice(faces);
+    ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+    const auto ds = combat_pending(s);
+    ASSERT_EQ(ds.size(), 1u);
+    ASSERT_TRUE(has_option(ds[0], "refuse_flank"));
+    ASSERT_TRUE(step(s, {{"response/al_b1", response}}, dice, ev).ok());
+    ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "2"}}, dice, ev).ok());
+    ASSERT_EQ(s.combat.results.size(), 1u) << response;
+    const CombatResult& r = s.combat.results[0];
+    EXPECT_EQ(modifier(r.b, "charged in the flank or rear"), response == "stand" ? -2 : 0) << response;
+    // The end base in contact, and its neighbour whose 45° front arc reaches
+    // the horse within 1" ("out to 45° from the flanks").
+    EXPECT_EQ(r.b.bases, 2) << response;
+    EXPECT_EQ(r.a.bases, 2) << response;  // the horse bases touching the flank
+  }
+}
+
+TEST(ChargeFlow, ALOutranceAgainstCavalryAddsTwoAndTakesTwoDpsWhenInconclusive) {
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("al_h", "al", TroopType::kHorse, {16, 13}, 180)});
+  brigade(s, "fr_h").style = FightingStyle::kNew;  // 1¼" bases: 5" wide
+  brigade(s, "al_h").control = ControlResult::kHalt;  // halted: may not charge, may counter-charge
+  std::vector<Event> ev;
+  std::vector<int> faces{4, 4};
+  // fr: 4 bases in contact? al_h is 4" wide: count what touches. All 1s: 0-0, inconclusive.
+  for (int i = 0; i < 20; ++i) faces.push_back(1);
+  FixedDice dice(faces);
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "outrance:al_h"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"response/al_h", "stand"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "2"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.results.size(), 1u);
+  const CombatResult& r = s.combat.results[0];
+  EXPECT_EQ(modifier(r.a, "charging"), 1);
+  EXPECT_EQ(modifier(r.a, "à l'outrance against cavalry or unformed foot"), 2);
+  EXPECT_EQ(modifier(r.a, "supported"), 0);
+  EXPECT_EQ(r.band_a, CombatBand::kInconclusive);
+  EXPECT_EQ(brigade(s, "fr_h").dps, 2u);  // "Take 2 DPs if charged a l'outrance"
+  EXPECT_EQ(brigade(s, "al_h").dps, 1u);
+  // À l'outrance against a single rank of cavalry, inconclusive: ride through.
+  EXPECT_EQ(r.a.parts[0].options, (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
+}
+
+TEST(ChargeFlow, FootThatMovedChargedByCavalryLoseTwo) {
+  GameState s = horse_at_foot();
+  brigade(s, "al_b1").status |= static_cast<std::uint32_t>(Status::kMoved);
+  std::vector<Event> ev;
+  std::vector<int> faces{4, 4};
+  for (int i = 0; i < 20; ++i) faces.push_back(1);
+  FixedDice dice(faces);
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "2"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.results.size(), 1u);
+  EXPECT_EQ(modifier(s.combat.results[0].b, "foot that moved, charged by cavalry"), -2);
+}
+
+TEST(ChargeCheck, WrongSeatAndBadOptionAreRefused) {
+  GameState s = horse_at_foot();
+  EXPECT_FALSE(combat_check(s, option_answer("charge/fr_h", "al/right", "none")).ok());
+  EXPECT_FALSE(combat_check(s, option_answer("charge/fr_h", "fr/left", "charge:nobody")).ok());
+  EXPECT_TRUE(combat_check(s, option_answer("charge/fr_h", "fr/left", "charge:al_b1")).ok());
+}
+
+}  // namespace
+}  // namespace galloper::rules::malbrook

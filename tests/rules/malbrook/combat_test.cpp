@@ -1,0 +1,298 @@
+// Malbrook "Combat Resolution", "Supported", "Bases in Combat", "Multiple
+// brigade combats" and the Combat Results table, with FixedDice.
+//
+// The usual duel: fr_b1 (4 traditional foot bases, 1"x1", front edge y=10,
+// x 14..18, facing north) and al_b1 opposite, front edge at y=10.5 facing
+// south: both have the other within 1" to their front. "fr" has initiative,
+// so with no charge it is side a and rolls first.
+#include <gtest/gtest.h>
+
+#include "rules/core/dice.hpp"
+#include "rules/malbrook/combat.hpp"
+#include "rules/malbrook/damage.hpp"
+#include "rules/malbrook/engine.hpp"
+#include "tests/rules/malbrook/combat_helpers.hpp"
+
+namespace galloper::rules::malbrook {
+namespace {
+
+using test::brigade;
+using test::combat_state;
+using test::modifier;
+using test::unit;
+
+GameState foot_duel() {
+  return combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0), unit("al_b1", "al", TroopType::kFoot, {16, 10.5}, 180)});
+}
+
+CombatResult assessed(const GameState& s, std::string_view id = "fr_b1") {
+  auto r = assess_combat_of(s, id);
+  EXPECT_TRUE(r.has_value());
+  return r.value_or(CombatResult{});
+}
+
+TEST(CombatTable, BandsOfTheFullText) {
+  // "+7 Breakthrough, +4/6 Victory, +2/3 Success, +1/-1, -2/-4 Driven Back,
+  // -5/-6 Defeat, -7 Break" (the full text; the sheet's -5/-7 and -8 lose).
+  EXPECT_EQ(combat_band(9), CombatBand::kBreakthrough);
+  EXPECT_EQ(combat_band(7), CombatBand::kBreakthrough);
+  EXPECT_EQ(combat_band(6), CombatBand::kVictory);
+  EXPECT_EQ(combat_band(4), CombatBand::kVictory);
+  EXPECT_EQ(combat_band(3), CombatBand::kSuccess);
+  EXPECT_EQ(combat_band(2), CombatBand::kSuccess);
+  EXPECT_EQ(combat_band(1), CombatBand::kInconclusive);
+  EXPECT_EQ(combat_band(0), CombatBand::kInconclusive);
+  EXPECT_EQ(combat_band(-1), CombatBand::kInconclusive);
+  EXPECT_EQ(combat_band(-2), CombatBand::kDrivenBack);
+  EXPECT_EQ(combat_band(-4), CombatBand::kDrivenBack);
+  EXPECT_EQ(combat_band(-5), CombatBand::kDefeat);
+  EXPECT_EQ(combat_band(-6), CombatBand::kDefeat);
+  EXPECT_EQ(combat_band(-7), CombatBand::kBreak);
+  EXPECT_EQ(combat_band(-12), CombatBand::kBreak);
+}
+
+TEST(CombatTable, DpsAndCasualtiesOfEachRow) {
+  auto is = [](BandCost c, int dps, int cas) { return c.dps == dps && c.casualties == cas; };
+  EXPECT_TRUE(is(band_cost(CombatBand::kBreakthrough, false), 0, 0));
+  EXPECT_TRUE(is(band_cost(CombatBand::kVictory, false), 1, 0));
+  EXPECT_TRUE(is(band_cost(CombatBand::kSuccess, false), 1, 0));
+  EXPECT_TRUE(is(band_cost(CombatBand::kInconclusive, false), 1, 1));
+  EXPECT_TRUE(is(band_cost(CombatBand::kInconclusive, true), 2, 1));  // "Take 2 DPs if charged a l'outrance"
+  EXPECT_TRUE(is(band_cost(CombatBand::kDrivenBack, false), 2, 1));
+  EXPECT_TRUE(is(band_cost(CombatBand::kDefeat, false), 2, 2));
+  EXPECT_TRUE(is(band_cost(CombatBand::kBreak, false), 0, 3));
+}
+
+TEST(CombatResolve, FootWithinOneInchFightAndTakeTheTableResults) {
+  GameState s = foot_duel();
+  FixedDice dice{6, 6, 5, 5, 1, 1, 1, 6};  // fr 4 hits, al 1 hit
+  std::vector<Event> ev;
+  ASSERT_TRUE(combat_resolve(s, {}, dice, ev).ok());
+  ASSERT_TRUE(combat_resolved(s));
+  ASSERT_EQ(s.combat.results.size(), 1u);
+  const CombatResult& r = s.combat.results[0];
+  EXPECT_EQ(r.a.army, "fr");
+  EXPECT_EQ(r.a.dice, 4);
+  EXPECT_EQ(r.b.dice, 4);
+  EXPECT_EQ(r.a.hits, 4);
+  EXPECT_EQ(r.b.hits, 1);
+  EXPECT_EQ(r.difference, 3);
+  EXPECT_EQ(r.band_a, CombatBand::kSuccess);
+  EXPECT_EQ(r.band_b, CombatBand::kDrivenBack);
+  EXPECT_EQ(r.loser, "al");
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 1u);   // Success: 1 DP
+  EXPECT_EQ(brigade(s, "al_b1").dps, 2u);   // Driven back: 2 DPs and 1 casualty
+  EXPECT_EQ(brigade(s, "al_b1").bases, 3u);
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kInCombat));
+  EXPECT_EQ(brigade(s, "al_b1").combat_turn, 1u);
+  // Foot against foot: any permitted action for the winner, retire for the loser.
+  EXPECT_EQ(r.a.parts[0].options,
+            (std::vector<AfterAction>{AfterAction::kRemain, AfterAction::kPursue, AfterAction::kTakePosition}));
+  EXPECT_EQ(r.b.parts[0].options, (std::vector<AfterAction>{AfterAction::kRetire}));
+  EXPECT_EQ(dice.remaining(), 0u);
+}
+
+TEST(CombatResolve, DefeatTakesTwoCasualtiesAndRetires) {
+  GameState s = foot_duel();
+  brigade(s, "fr_b1").grade = Grade::kA;  // +2: 6 dice
+  brigade(s, "al_b1").bases = 6;
+  brigade(s, "al_b1").position = {17, 10.5};  // 6" wide, x 14..20
+  std::vector<Event> ev;
+  const CombatResult r0 = assessed(s);
+  ASSERT_EQ(r0.a.dice, 6);
+  std::vector<int> faces(6, 6);
+  for (int i = 0; i < r0.b.dice; ++i) faces.push_back(1);
+  FixedDice d(faces);
+  ASSERT_TRUE(combat_resolve(s, {}, d, ev).ok());
+  const CombatResult& r = s.combat.results.at(0);
+  EXPECT_EQ(r.difference, 6);
+  EXPECT_EQ(r.band_b, CombatBand::kDefeat);
+  EXPECT_EQ(brigade(s, "al_b1").bases, 4u);  // Defeat: 2 casualties
+  EXPECT_EQ(r.b.parts[0].options, (std::vector<AfterAction>{AfterAction::kRetire}));
+}
+
+TEST(CombatModifiers, GradeInspirationDpsAndMarchColumn) {
+  GameState s = foot_duel();
+  brigade(s, "fr_b1").grade = Grade::kA;
+  brigade(s, "fr_b1").inspire_actions = 2;
+  brigade(s, "fr_b1").dps = 1;
+  brigade(s, "al_b1").grade = Grade::kE;
+  const CombatResult r = assessed(s);
+  EXPECT_EQ(modifier(r.a, "grade"), 2);
+  EXPECT_EQ(modifier(r.a, "inspired"), 2);
+  EXPECT_EQ(modifier(r.a, "DPs"), -1);
+  EXPECT_EQ(r.a.dice, 4 + 2 + 2 - 1);
+  EXPECT_EQ(modifier(r.b, "grade"), -2);
+  EXPECT_EQ(r.b.dice, 2);
+  EXPECT_EQ(r.a.hit_on, 5);
+
+  GameState t = foot_duel();
+  brigade(t, "al_b1").formation = Formation::kMarchColumn;  // one base to the front
+  const CombatResult c = assessed(t);
+  EXPECT_EQ(c.b.bases, 1);
+  EXPECT_EQ(c.b.hit_on, 6);  // "for every 6 rolled if ... in march column"
+  EXPECT_EQ(modifier(c.b, "supported"), 1);  // 2+ ranks facing the enemy
+}
+
+TEST(CombatModifiers, DiceNeverBelowZero) {
+  GameState s = foot_duel();
+  brigade(s, "al_b1").grade = Grade::kE;
+  brigade(s, "al_b1").dps = 4;
+  const CombatResult r = assessed(s);
+  EXPECT_EQ(r.b.dice, 0);
+}
+
+TEST(CombatModifiers, SupportedTwoRankLineButNotPlatoonFire) {
+  GameState s = foot_duel();
+  brigade(s, "fr_b1").formation = Formation::kTwoRankLine;
+  brigade(s, "fr_b1").bases = 8;  // 4 + 4
+  CombatResult r = assessed(s);
+  EXPECT_EQ(r.a.bases, 4);  // "Only front rank bases are counted"
+  EXPECT_EQ(modifier(r.a, "supported"), 1);
+  EXPECT_EQ(modifier(r.b, "supported"), 0);
+
+  // New style foot in a single line against infantry: +1 per 3 bases, never supported.
+  GameState p = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0, 6),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 10.5}, 180, 6)});
+  brigade(p, "fr_b1").style = FightingStyle::kNew;  // 1" x 3/4" bases: 6" wide
+  const CombatResult q = assessed(p);
+  EXPECT_EQ(q.a.bases, 6);
+  EXPECT_EQ(modifier(q.a, "platoon fire"), 2);
+  EXPECT_EQ(modifier(q.b, "platoon fire"), 0);
+}
+
+TEST(CombatModifiers, MultipleBrigadesMajorityGradeAndAverageDps) {
+  GameState s = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0),
+                              unit("fr_b2", "fr", TroopType::kFoot, {20.5, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {18, 10.5}, 180, 8)});
+  brigade(s, "fr_b1").grade = Grade::kB;
+  brigade(s, "fr_b2").grade = Grade::kC;
+  brigade(s, "fr_b1").dps = 1;
+  brigade(s, "fr_b2").dps = 2;
+  const CombatResult r = assessed(s);
+  ASSERT_EQ(r.a.brigades.size(), 2u);
+  // Equal numbers of B and C: the average (+0.5) rounded up: +1.
+  EXPECT_EQ(modifier(r.a, "grade"), 1);
+  // (1 + 2) / 2 rounded up: 2 DPs.
+  EXPECT_EQ(modifier(r.a, "DPs"), -2);
+  EXPECT_EQ(r.a.bases, 8);
+}
+
+TEST(CombatModifiers, AdvantageOfGroundUphillAndTheUmpiresRuling) {
+  GameState s = foot_duel();
+  Feature hill;
+  hill.id = "h";
+  hill.kind = TerrainKind::kHill;
+  hill.points = {{13, 10.4}, {19, 10.4}, {19, 14}, {13, 14}};
+  hill.closed = true;
+  hill.elevation = 1;
+  s.features = {hill};
+  s.terrain = make_terrain_map(s.features);
+  CombatResult r = assessed(s);
+  EXPECT_EQ(modifier(r.b, "advantage of ground"), 1);  // al_b1 stands on the hill
+  EXPECT_EQ(modifier(r.a, "advantage of ground"), 0);
+  s.advantage_of_ground["al_b1"] = false;
+  s.advantage_of_ground["fr_b1"] = true;
+  r = assessed(s);
+  EXPECT_EQ(modifier(r.b, "advantage of ground"), 0);
+  EXPECT_EQ(modifier(r.a, "advantage of ground"), 1);
+}
+
+TEST(CombatResolve, CiviliansAreEliminated) {
+  GameState s = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0),
+                              unit("al_c", "al", TroopType::kCivilians, {16, 10.5}, 180, 3)});
+  FixedDice dice{};
+  std::vector<Event> ev;
+  ASSERT_TRUE(combat_resolve(s, {}, dice, ev).ok());
+  EXPECT_TRUE(brigade(s, "al_c").has(Status::kDestroyed));
+  EXPECT_EQ(brigade(s, "al_c").bases, 0u);
+  EXPECT_TRUE(s.combat.results.empty());
+}
+
+TEST(CombatResolve, BrigadesApartAreNotInCombat) {
+  GameState s = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 11.2}, 180)});
+  EXPECT_FALSE(assess_combat_of(s, "fr_b1").has_value());
+  // Out to 45° from the flanks: enemy off to the side but inside the arc count.
+  GameState t = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {20.6, 10.8}, 180)});
+  const auto r = assess_combat_of(t, "fr_b1");
+  ASSERT_TRUE(r.has_value());
+  EXPECT_EQ(r->a.bases, 1);  // only fr_b1's right-hand base has al_b1 within 45°
+}
+
+TEST(AfterCombatOptions, CavalryAgainstFootAndTheGrades) {
+  CombatBrigade cav;
+  cav.type = TroopType::kHorse;
+  cav.grade = Grade::kC;
+  cav.charged = true;
+  CombatSide foot;
+  foot.foot = true;
+  CombatBrigade f;
+  f.type = TroopType::kFoot;
+  foot.parts = {f};
+  // Victory +4: the foot only driven back: "failed to defeat foot" -> retire.
+  EXPECT_EQ(after_combat_options(cav, CombatBand::kVictory, foot, CombatBand::kDrivenBack),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  // +5: defeated -> C-E pursue.
+  EXPECT_EQ(after_combat_options(cav, CombatBand::kVictory, foot, CombatBand::kDefeat),
+            (std::vector<AfterAction>{AfterAction::kPursue}));
+  EXPECT_EQ(after_combat_options(cav, CombatBand::kSuccess, foot, CombatBand::kDrivenBack),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  EXPECT_EQ(after_combat_options(cav, CombatBand::kInconclusive, foot, CombatBand::kInconclusive),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  cav.grade = Grade::kA;
+  EXPECT_EQ(after_combat_options(cav, CombatBand::kBreakthrough, foot, CombatBand::kBreak),
+            (std::vector<AfterAction>{AfterAction::kPursue, AfterAction::kRemainWithDp, AfterAction::kRetire}));
+  // Foot charged by cavalry only, driven back: remain in place.
+  CombatSide horse;
+  horse.cavalry = true;
+  CombatBrigade h;
+  h.type = TroopType::kHorse;
+  h.charged = true;
+  horse.parts = {h};
+  f.grade = Grade::kC;
+  EXPECT_EQ(after_combat_options(f, CombatBand::kDrivenBack, horse, CombatBand::kSuccess),
+            (std::vector<AfterAction>{AfterAction::kRemain}));
+  EXPECT_EQ(after_combat_options(f, CombatBand::kSuccess, horse, CombatBand::kDrivenBack),
+            (std::vector<AfterAction>{AfterAction::kRemain}));
+  EXPECT_EQ(after_combat_options(f, CombatBand::kBreak, horse, CombatBand::kBreakthrough),
+            (std::vector<AfterAction>{AfterAction::kRout}));
+  // À l'outrance against a single rank of cavalry, inconclusive: ride through.
+  CombatBrigade hu;
+  hu.type = TroopType::kHussars;
+  hu.charged = true;
+  hu.a_outrance = true;
+  CombatSide line;
+  line.cavalry = true;
+  CombatBrigade l;
+  l.type = TroopType::kHorse;
+  l.single_rank = true;
+  line.parts = {l};
+  EXPECT_EQ(after_combat_options(hu, CombatBand::kInconclusive, line, CombatBand::kInconclusive),
+            (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
+  // Charged only guns, success: ride through.
+  CombatSide guns;
+  guns.guns = {"g1"};
+  EXPECT_EQ(after_combat_options(h, CombatBand::kSuccess, guns, CombatBand::kDrivenBack),
+            (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
+}
+
+TEST(CombatPhase, PassesToMoraleWithNoCavalryAndCombatsResolved) {
+  GameState s = foot_duel();
+  EXPECT_TRUE(pending(s).empty());
+  KeyedDice dice(s.seed, s.step);
+  auto r = resolve(s, {}, dice);
+  ASSERT_TRUE(r.ok()) << r.error().reason;
+  // Resolved in the same step; after-combat choices (after_combat.hpp) may follow.
+  EXPECT_TRUE(r->next.phase != Phase::kCombat || combat_resolved(r->next));
+  bool combat = false;
+  for (const auto& e : r->events) combat = combat || e.kind == "combat";
+  EXPECT_TRUE(combat);
+  if (r->next.phase == Phase::kCombat) {
+    EXPECT_EQ(r->next.combat.results.size(), 1u);
+  }
+}
+
+}  // namespace
+}  // namespace galloper::rules::malbrook

@@ -1,0 +1,267 @@
+// Whole games: the random bot (bot.hpp) plays the demo, Blenheim and a
+// cavalry clash to the end for many seeds without the engine ever refusing a
+// checked answer, and with the game's invariants after every step; golden
+// games replay recorded answers to a recorded final-state hash.
+//
+// Seeds: GALLOPER_BOT_SEEDS (default kDefaultSeeds per scenario; the issue's
+// full run is GALLOPER_BOT_SEEDS=200). Golden games: GALLOPER_RECORD_GOLDEN=1
+// re-records them (tests/rules/malbrook/golden/README.md says when).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <variant>
+
+#include "proto/codec/scenario_codec.hpp"
+#include "rules/malbrook/engine.hpp"
+#include "rules/malbrook/game.hpp"
+#include "tests/rules/malbrook/bot.hpp"
+
+namespace galloper::rules::malbrook {
+namespace {
+
+using test::Bot;
+
+// Debug and ASan builds run this in CI: 3 seeds of the demo and of the
+// cavalry clash keep the test under a minute there.
+constexpr int kDefaultSeeds = 3;
+
+int seeds_to_play() {
+  if (const char* env = std::getenv("GALLOPER_BOT_SEEDS")) {
+    const int n = std::atoi(env);
+    if (n > 0) return n;
+  }
+  return kDefaultSeeds;
+}
+
+std::filesystem::path golden_dir() { return std::filesystem::path(__FILE__).parent_path() / "golden"; }
+
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream o;
+  o << in.rdbuf();
+  return o.str();
+}
+
+// The scenario's text: a bundled scenario by name, or golden/<name>.textproto.
+std::string scenario_text(const std::string& name) {
+  if (const auto* b = codec::find_bundled_scenario(name)) return std::string(b->text);
+  if (name == "cavalry_clash") return read_text(golden_dir() / "cavalry.textproto");
+  return {};
+}
+
+GameState load(const std::string& name, std::uint32_t seed) {
+  auto loaded = codec::load_scenario(scenario_text(name), test::bot_seed(seed));
+  if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
+    ADD_FAILURE() << name << ": " << codec::format_problems(name, *problems);
+    return {};
+  }
+  const auto* game = dynamic_cast<const MalbrookGame*>(std::get<codec::NewGame>(loaded).game.get());
+  if (game == nullptr) {
+    ADD_FAILURE() << name << " is not a Malbrook game";
+    return {};
+  }
+  return game->state();
+}
+
+struct Played {
+  GameState last;
+  std::vector<std::vector<Answer>> answers;
+  int steps = 0;
+  std::string error;  // empty: the game ran to its end
+  std::vector<Event> last_events;
+};
+
+constexpr int kMaxSteps = 20000;
+
+// Plays to the end, or until turn `until_turn` is over (0: to the end).
+Played play(GameState s, std::uint32_t seed, bool invariants = true, std::uint32_t until_turn = 0) {
+  Played p;
+  Bot bot(seed * 2654435761u + 17u);
+  if (invariants) {
+    if (std::string bad = test::invariant_violation(s); !bad.empty()) {
+      p.error = "at the start: " + bad;
+      return p;
+    }
+  }
+  while (!finished(s) && p.steps < kMaxSteps && (until_turn == 0 || s.turn <= until_turn)) {
+    std::vector<Answer> used;
+    auto r = test::resolve_bot_step(s, bot.answers(s), &used);
+    if (!r.ok()) {
+      if (std::getenv("GALLOPER_BOT_DEBUG") != nullptr) {
+        for (const auto& a : used) {
+          auto v = check(s, a);
+          std::printf("  %s %s steps=%zu check=%s\n", a.decision_id.c_str(), a.option.c_str(), a.steps.size(),
+                      v.ok() ? "ok" : v.error().reason.c_str());
+          for (const auto& st : a.steps) std::printf("    %s %.3f %.3f\n", st.action.c_str(), st.distance, st.angle_deg);
+        }
+      }
+      p.error = "turn " + std::to_string(s.turn) + " " + std::string(to_string(s.phase)) + ": " + r.error().code +
+                ": " + r.error().reason;
+      break;
+    }
+    if (const char* watch = std::getenv("GALLOPER_BOT_WATCH")) {
+      for (const auto& e : r->events) {
+        if (e.text.find(watch) != std::string::npos) std::printf("  [t%u %s] %s\n", s.turn, std::string(to_string(s.phase)).c_str(), e.text.c_str());
+      }
+    }
+    p.answers.push_back(std::move(used));
+    p.last_events = r->events;
+    s = std::move(r->next);
+    ++p.steps;
+    if (invariants) {
+      if (std::string bad = test::invariant_violation(s); !bad.empty()) {
+        if (std::getenv("GALLOPER_BOT_DEBUG") != nullptr) {
+          for (const auto& e : p.last_events) std::printf("  event %s: %s\n", e.kind.c_str(), e.text.c_str());
+        }
+        p.error = "turn " + std::to_string(s.turn) + " " + std::string(to_string(s.phase)) + ": " + bad;
+        break;
+      }
+    }
+  }
+  if (p.error.empty() && !finished(s) && until_turn == 0) p.error = "no end after " + std::to_string(kMaxSteps) + " steps";
+  p.last = std::move(s);
+  return p;
+}
+
+void play_many(const std::string& scenario, int default_seeds) {
+  const int n = std::getenv("GALLOPER_BOT_SEEDS") != nullptr ? seeds_to_play() : default_seeds;
+  if (n == 0) GTEST_SKIP() << scenario << ": set GALLOPER_BOT_SEEDS to play it (slow in Debug builds)";
+  const auto t0 = std::chrono::steady_clock::now();
+  int steps = 0;
+  int decided = 0;
+  int first = 1;
+  if (const char* env = std::getenv("GALLOPER_BOT_FIRST_SEED")) first = std::max(1, std::atoi(env));
+  for (int seed = first; seed < first + n; ++seed) {
+    const GameState start = load(scenario, static_cast<std::uint32_t>(seed));
+    ASSERT_FALSE(start.armies.empty());
+    const Played p = play(start, static_cast<std::uint32_t>(seed));
+    ASSERT_EQ(p.error, "") << scenario << " seed " << seed;
+    EXPECT_TRUE(finished(p.last));
+    EXPECT_TRUE(p.last.result.decided) << scenario << " seed " << seed;
+    EXPECT_FALSE(p.last.result.reason.empty());
+    steps += p.steps;
+    decided += p.last.result.winner.empty() ? 0 : 1;
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("[ bot      ] %s: %d games, %d steps, %d with a winner, %.2f s\n", scenario.c_str(), n, steps, decided,
+              secs);
+}
+
+// Defaults keep Debug and ASan runs short: a demo game takes ~0.3 s in
+// Release and ~10 s in Debug; a Blenheim game ~20-30 s in Release and
+// minutes in Debug, so Blenheim is played only when GALLOPER_BOT_SEEDS is set.
+TEST(FullGame, BotPlaysTheDemoToTheEnd) { play_many("demo", kDefaultSeeds); }
+TEST(FullGame, BotPlaysBlenheimToTheEnd) { play_many("blenheim", 0); }
+TEST(FullGame, BotPlaysTheCavalryClashToTheEnd) { play_many("cavalry_clash", kDefaultSeeds); }
+
+TEST(FullGame, CavalryClashScenarioPassesItsChecks) {
+  const auto problems = codec::check_scenario(read_text(golden_dir() / "cavalry.textproto"));
+  EXPECT_TRUE(problems.empty()) << codec::format_problems("cavalry.textproto", problems);
+}
+
+TEST(FullGame, TheSameSeedPlaysTheSameGame) {
+  const Played a = play(load("demo", 5), 5, false);
+  const Played b = play(load("demo", 5), 5, false);
+  ASSERT_EQ(a.error, "");
+  EXPECT_EQ(state_hash(a.last), state_hash(b.last));
+  EXPECT_EQ(a.steps, b.steps);
+}
+
+// ---- Golden games ----
+
+struct GoldenSpec {
+  const char* file;
+  const char* scenario;
+  std::uint32_t seed;
+  std::uint32_t until_turn;  // 0: the whole game
+};
+// Blenheim is recorded for its first two turns only: a whole game replays in
+// minutes in a Debug build.
+constexpr GoldenSpec kGolden[] = {
+    {"demo.golden", "demo", 11, 0},
+    {"blenheim.golden", "blenheim", 12, 2},
+    {"cavalry.golden", "cavalry_clash", 13, 0},
+};
+
+bool recording() {
+  const char* env = std::getenv("GALLOPER_RECORD_GOLDEN");
+  return env != nullptr && std::string(env) == "1";
+}
+
+TEST(Golden, RecordedGamesReplayToTheirHashes) {
+  for (const auto& g : kGolden) {
+    const auto path = golden_dir() / g.file;
+    if (recording()) {
+      const Played p = play(load(g.scenario, g.seed), g.seed, true, g.until_turn);
+      ASSERT_EQ(p.error, "") << g.file;
+      test::GoldenGame rec;
+      rec.scenario = g.scenario;
+      rec.seed = g.seed;
+      rec.steps = p.answers;
+      rec.hash = state_hash(p.last);
+      std::ofstream(path, std::ios::binary) << test::golden_write(rec);
+      std::printf("[ golden   ] recorded %s: %zu steps\n", g.file, rec.steps.size());
+      continue;
+    }
+    const auto golden = test::golden_read(read_text(path));
+    ASSERT_TRUE(golden.has_value()) << path << " is missing or unreadable (GALLOPER_RECORD_GOLDEN=1 records it)";
+    GameState s = load(golden->scenario, golden->seed);
+    std::size_t i = 0;
+    for (; i < golden->steps.size() && !finished(s); ++i) {
+      KeyedDice dice(s.seed, s.step);
+      auto r = resolve(s, golden->steps[i], dice);
+      ASSERT_TRUE(r.ok()) << g.file << " step " << i << ": " << r.error().code << ": " << r.error().reason;
+      s = std::move(r->next);
+    }
+    EXPECT_EQ(i, golden->steps.size()) << g.file << ": the game ended early";
+    if (g.until_turn == 0) {
+      EXPECT_TRUE(finished(s)) << g.file;
+    }
+    EXPECT_EQ(state_hash(s), golden->hash) << g.file << " replays to another state: a rule changed. If deliberately, "
+                                           << "re-record with GALLOPER_RECORD_GOLDEN=1 (golden/README.md).";
+  }
+}
+
+TEST(Golden, TheTextFormatRoundTrips) {
+  test::GoldenGame g;
+  g.scenario = "demo";
+  g.seed = 3;
+  Answer a;
+  a.decision_id = "move/b 1";
+  a.seat = "fr/left";
+  a.option = "";
+  OrderStep st;
+  st.action = "formation";
+  st.formation = "march column";
+  st.distance = 0.1;
+  st.angle_deg = -22.5;
+  st.to = {1.0 / 3, 2e-7};
+  st.target = "100%~";
+  a.steps.push_back(st);
+  g.steps = {{a}, {}};
+  g.hash = 0xfedcba9876543210ULL;
+  const auto back = test::golden_read(test::golden_write(g));
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->scenario, "demo");
+  EXPECT_EQ(back->seed, 3u);
+  ASSERT_EQ(back->steps.size(), 2u);
+  ASSERT_EQ(back->steps[0].size(), 1u);
+  const Answer& b = back->steps[0][0];
+  EXPECT_EQ(b.decision_id, "move/b 1");
+  EXPECT_EQ(b.option, "");
+  ASSERT_EQ(b.steps.size(), 1u);
+  EXPECT_EQ(b.steps[0].formation, "march column");
+  EXPECT_EQ(b.steps[0].distance, 0.1);
+  EXPECT_EQ(b.steps[0].to.x, 1.0 / 3);
+  EXPECT_EQ(b.steps[0].to.y, 2e-7);
+  EXPECT_EQ(b.steps[0].target, "100%~");
+  EXPECT_EQ(back->hash, g.hash);
+}
+
+}  // namespace
+}  // namespace galloper::rules::malbrook

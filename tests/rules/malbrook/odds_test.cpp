@@ -1,0 +1,139 @@
+// Exact odds (odds.hpp) against brute-force enumeration of the engine's own
+// dice functions with every combination of faces.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "rules/core/dice.hpp"
+#include "rules/core/geometry.hpp"
+#include "rules/malbrook/artillery.hpp"
+#include "rules/malbrook/damage.hpp"
+#include "rules/malbrook/odds.hpp"
+
+namespace galloper::rules::malbrook {
+namespace {
+
+TEST(Fraction, ReducesAndKeepsTheSignOnTop) {
+  const Fraction a(6, 8);
+  EXPECT_EQ(a.num(), 3);
+  EXPECT_EQ(a.den(), 4);
+  const Fraction b(3, -9);
+  EXPECT_EQ(b.num(), -1);
+  EXPECT_EQ(b.den(), 3);
+  EXPECT_EQ(Fraction(0, 7), Fraction(0));
+  EXPECT_EQ(Fraction(0, 7).den(), 1);
+  EXPECT_EQ(Fraction(5, 36).str(), "5/36");
+  EXPECT_EQ(Fraction(4, 2).str(), "2");
+}
+
+TEST(Fraction, Arithmetic) {
+  EXPECT_EQ(Fraction(1, 6) + Fraction(1, 3), Fraction(1, 2));
+  EXPECT_EQ(Fraction(1, 2) - Fraction(2, 3), Fraction(-1, 6));
+  EXPECT_EQ(Fraction(2, 3) * Fraction(9, 4), Fraction(3, 2));
+  EXPECT_EQ(Fraction(1, 6) / Fraction(1, 3), Fraction(1, 2));
+  EXPECT_TRUE(Fraction(1, 3) < Fraction(1, 2));
+  EXPECT_FALSE(Fraction(1, 2) < Fraction(1, 2));
+  Fraction sum;
+  for (int i = 0; i < 36; ++i) sum += Fraction(1, 36);
+  EXPECT_EQ(sum, Fraction(1));
+  EXPECT_DOUBLE_EQ(Fraction(1, 4).value(), 0.25);
+  // Products with large denominators stay exact (6^20 fits in 64 bits).
+  Fraction p(1);
+  for (int i = 0; i < 20; ++i) p *= Fraction(1, 6);
+  EXPECT_EQ(p.den(), 3656158440062976LL);
+}
+
+TEST(DirectFireOdds, MatchEnumerationOfTheEngineRoll) {
+  for (RangeBand band : {RangeBand::kClose, RangeBand::kEffective, RangeBand::kBeyond}) {
+    for (int mod = -8; mod <= 6; ++mod) {
+      std::array<int, 4> count{};
+      for (int face = 1; face <= 6; ++face) {
+        FixedDice dice{face};
+        ++count[static_cast<std::size_t>(roll_direct_fire(dice, mod, band))];
+      }
+      const ShotOdds o = direct_fire_odds(mod, band);
+      Fraction total;
+      for (std::size_t r = 0; r < 4; ++r) {
+        EXPECT_EQ(o.p[r], Fraction(count[r], 6)) << "band " << to_string(band) << " mod " << mod << " row " << r;
+        total += o.p[r];
+      }
+      EXPECT_EQ(total, Fraction(1));
+    }
+  }
+}
+
+TEST(DirectFireOdds, KnownValues) {
+  // A medium gun's first shot at close range: D6 - 1.
+  const ShotOdds close = direct_fire_odds(-1, RangeBand::kClose);
+  EXPECT_EQ(close.of(ShotResult::kNoEffect), Fraction(1, 3));    // 1, 2
+  EXPECT_EQ(close.of(ShotResult::kOneDp), Fraction(1, 3));       // 3, 4
+  EXPECT_EQ(close.of(ShotResult::kTwoDps), Fraction(1, 3));      // 5, 6
+  EXPECT_EQ(close.of(ShotResult::kDpAndCasualty), Fraction(0));
+  EXPECT_EQ(close.expected_dps(), Fraction(1));
+  // Heavy, same target and range, close: D6 + 2.
+  const ShotOdds heavy = direct_fire_odds(2, RangeBand::kClose);
+  EXPECT_EQ(heavy.of(ShotResult::kDpAndCasualty), Fraction(1, 2));
+  EXPECT_EQ(heavy.expected_casualties(), Fraction(1, 2));
+  // Beyond effective, new target: D6 - 2, 4+ -> only a 6.
+  EXPECT_EQ(direct_fire_odds(-2, RangeBand::kBeyond).of(ShotResult::kOneDp), Fraction(1, 6));
+}
+
+TEST(IndirectFireOdds, MatchEnumerationOfTheEngineRoll) {
+  // Enumerate scatter face x bearing x distance die through roll_indirect_fire.
+  std::map<int, std::int64_t> off_by;  // distance die -> ways
+  std::int64_t on = 0;
+  std::int64_t total = 0;
+  for (int face = 1; face <= 6; ++face) {
+    if (scatter_face_on_target(face)) {
+      FixedDice dice{face};
+      const IndirectShot s = roll_indirect_fire(dice, {0, 0});
+      EXPECT_TRUE(s.scatter.on_target);
+      on += 360 * 6;  // weight: the bearing and distance dice are not rolled
+      total += 360 * 6;
+      continue;
+    }
+    for (int bearing = 0; bearing < 360; bearing += 1) {
+      for (int d = 1; d <= 6; ++d) {
+        FixedDice dice{face, bearing, d};
+        const IndirectShot s = roll_indirect_fire(dice, {0, 0});
+        EXPECT_NEAR(distance(s.lands, Vec2{0, 0}), d * 0.5, 1e-9);
+        ++off_by[s.distance_die];
+        ++total;
+      }
+    }
+  }
+  const IndirectOdds o = indirect_fire_odds();
+  EXPECT_EQ(o.on_target, Fraction(on, total));
+  EXPECT_EQ(o.on_target, Fraction(1, 3));
+  Fraction sum = o.on_target;
+  for (int d = 1; d <= 6; ++d) {
+    EXPECT_EQ(o.off_by[static_cast<std::size_t>(d - 1)], Fraction(off_by[d], total)) << d;
+    sum += o.off_by[static_cast<std::size_t>(d - 1)];
+  }
+  EXPECT_EQ(sum, Fraction(1));
+  EXPECT_EQ(o.bearing_each, Fraction(1, 360));
+}
+
+TEST(LeaderRiskOdds, MatchEnumeration) {
+  for (int hit_faces : {1, 2}) {
+    for (std::uint32_t wounds : {0u, 1u}) {
+      std::array<int, 4> count{};
+      for (int first = 1; first <= 6; ++first) {
+        // Attached leaders are hit on a 1; lone leaders fired on by foot on 5-6.
+        const bool hit = hit_faces == 1 ? first == 1 : first >= 5;
+        for (int second = 1; second <= 6; ++second) {
+          const LeaderFate f = hit ? leader_hit_result(second, wounds) : LeaderFate::kUnhurt;
+          ++count[static_cast<std::size_t>(f)];
+        }
+      }
+      const LeaderRiskOdds o = leader_risk_odds(hit_faces, wounds);
+      for (std::size_t f = 0; f < 4; ++f) EXPECT_EQ(o.p[f], Fraction(count[f], 36)) << hit_faces << " " << wounds << " " << f;
+    }
+  }
+  EXPECT_EQ(leader_risk_odds(1, 0).of(LeaderFate::kKilled), Fraction(1, 36));
+  EXPECT_EQ(leader_risk_odds(1, 0).of(LeaderFate::kWounded), Fraction(1, 12));
+  EXPECT_EQ(leader_risk_odds(2, 1).of(LeaderFate::kKilled), Fraction(2, 9));
+}
+
+}  // namespace
+}  // namespace galloper::rules::malbrook
