@@ -8,6 +8,7 @@
 
 #include "codec/scenario_codec.hpp"
 #include "server/src/server.hpp"
+#include "server/src/tools.hpp"
 #include "server/src/version.hpp"
 
 namespace {
@@ -101,6 +102,8 @@ int main(int argc, char** argv) {
                     "Messages queued to one connection before a client that stopped reading is dropped")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  serve->add_flag("--manual-clock", cfg.manual_clock,
+                  "Tests only: deadlines follow POST /debug/clock?advance_seconds=N instead of the real time");
   serve->add_option("--ready-file", cfg.ready_file, "Write the bound port to this file once listening (for scripts)");
 
   auto* version = app.add_subcommand("version", "Print the server and protocol versions");
@@ -111,7 +114,47 @@ int main(int argc, char** argv) {
   auto* check = scenario->add_subcommand("check", "Check a scenario file: prints ok, or every problem as file:line:column");
   check->add_option("FILE", scenario_file, "Scenario in protobuf text format")->required();
 
+  // Offline tools: they open the store read-only and may run beside a server.
+  std::string tool_data = "data";
+  std::string tool_game;
+  std::string tool_out;
+  bool replay_all = false;
+  bool export_text = false;
+  auto* replay = app.add_subcommand(
+      "replay", "Rebuild games from their logs, checking every stored state hash; exit 0 ok, 1 a game fails");
+  replay->add_option("--data", tool_data, "Directory of the game store (galloper.db)")->capture_default_str();
+  auto* replay_game = replay->add_option("GAME_ID", tool_game, "The game to check");
+  replay->add_flag("--all", replay_all, "Check every game in the store")->excludes(replay_game);
+  auto* backup = app.add_subcommand("backup", "Copy the game store consistently, also while a server is running");
+  backup->add_option("--data", tool_data, "Directory of the game store (galloper.db)")->capture_default_str();
+  backup->add_option("OUT", tool_out, "The copy to write (must not exist)")->required();
+  auto* export_cmd = app.add_subcommand(
+      "export", "Write one game (scenario, seed commitment, the seed once ended, the whole log) to a file for `verify`");
+  export_cmd->add_option("--data", tool_data, "Directory of the game store (galloper.db)")->capture_default_str();
+  export_cmd->add_option("GAME_ID", tool_game, "The game to export")->required();
+  export_cmd->add_option("OUT", tool_out, "The file to write")->required();
+  export_cmd->add_flag("--text", export_text, "Protobuf text format instead of binary");
+  std::string verify_file;
+  auto* verify = app.add_subcommand(
+      "verify",
+      "Check an exported game without server or database: the seed against its commitment, every roll and state; "
+      "exit 0 ok, 1 mismatch, 2 unreadable, 3 seed not revealed yet");
+  verify->add_option("FILE", verify_file, "A file written by `galloper export`")->required();
+
   CLI11_PARSE(app, argc, argv);
+
+  if (*replay) {
+    if (!replay_all && tool_game.empty()) {
+      std::cerr << "replay: name a GAME_ID or pass --all\n";
+      return 2;
+    }
+    return galloper::server::tools::replay(tool_data, tool_game, replay_all, std::cout, std::cerr);
+  }
+  if (*backup) return galloper::server::tools::backup(tool_data, tool_out, std::cout, std::cerr);
+  if (*export_cmd) {
+    return galloper::server::tools::export_game(tool_data, tool_game, tool_out, export_text, std::cout, std::cerr);
+  }
+  if (*verify) return galloper::server::tools::verify(verify_file, std::cout, std::cerr);
 
   if (*version) {
     std::cout << "galloper " << galloper::server::kServerVersion << " (protocol " << galloper::server::kProtocolMajor

@@ -40,8 +40,9 @@ v1::Error storage_error(const persistence::StoreError& e) {
 
 }  // namespace
 
-Lobby::Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics, const Clock& clock)
-    : ioc_(ioc), store_(store), metrics_(metrics), clock_(clock) {}
+Lobby::Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics, const Clock& clock,
+             Notifier& notifier)
+    : ioc_(ioc), store_(store), metrics_(metrics), clock_(clock), notifier_(notifier) {}
 
 void Lobby::start_ticker() {
   ticker_ = std::make_unique<net::steady_timer>(ioc_);
@@ -139,6 +140,14 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
                "game settings out of range: deadlines up to 30 days, grace up to 7 days, "
                "spectator delay up to 100 turns");
     return;
+  }
+
+  for (const auto& hook : settings.webhooks()) {
+    if (!parse_webhook_url(hook.url())) {
+      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "webhook '" + hook.url() + "' is not an http:// or https:// URL with a host");
+      return;
+    }
   }
 
   const auto seed = random_seed();
@@ -367,6 +376,11 @@ void Lobby::umpire_action(const v1::UmpireAction& request, const std::shared_ptr
 
 void Lobby::send_chat(const v1::SendChat& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
   if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->chat(request, peer, correlation_id);
+}
+
+void Lobby::set_notifications(const v1::SetNotifications& request, const std::shared_ptr<Peer>& peer,
+                              std::uint64_t correlation_id) {
+  if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->notifications(request, peer, correlation_id);
 }
 
 void Lobby::list_audit(const v1::ListAudit& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {

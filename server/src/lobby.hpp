@@ -22,7 +22,7 @@ namespace galloper::server {
 
 class Lobby : public std::enable_shared_from_this<Lobby> {
  public:
-  Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics, const Clock& clock);
+  Lobby(net::io_context& ioc, persistence::Store& store, Metrics& metrics, const Clock& clock, Notifier& notifier);
 
   // Checks every loaded game's deadline against the clock once a second.
   void start_ticker();
@@ -44,6 +44,8 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   void umpire_action(const v1::UmpireAction& request, const std::shared_ptr<Peer>& peer,
                      std::uint64_t correlation_id);
   void send_chat(const v1::SendChat& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void set_notifications(const v1::SetNotifications& request, const std::shared_ptr<Peer>& peer,
+                         std::uint64_t correlation_id);
   void list_audit(const v1::ListAudit& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
 
   std::size_t rooms_loaded() const;
@@ -54,7 +56,7 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   std::shared_ptr<Room> joined_room(const std::string& game_id, const std::shared_ptr<Peer>& peer,
                                     std::uint64_t correlation_id);
   void watch(const std::shared_ptr<Room>& room);
-  RoomServices services() { return RoomServices{ioc_, store_, metrics_, clock_}; }  // drop it from the registry if it fails
+  RoomServices services() { return RoomServices{ioc_, store_, metrics_, clock_, notifier_}; }  // drop it from the registry if it fails
   using RoomCallback = std::function<void(std::shared_ptr<Room>, std::optional<v1::Error>)>;
   void with_room(const std::string& game_id, RoomCallback done);
   void finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error);
@@ -65,6 +67,7 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   persistence::Store& store_;
   Metrics& metrics_;
   const Clock& clock_;
+  Notifier& notifier_;
   std::unique_ptr<net::steady_timer> ticker_;
 
   mutable std::mutex mu_;  // guards the two maps below; held only briefly, never across I/O

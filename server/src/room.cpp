@@ -120,6 +120,15 @@ std::optional<std::string> Room::restore(const std::vector<persistence::StepReco
       v1::ChatMessage c;
       if (!parse(entry, c)) return bad;
       chat_.push_back(std::move(c));
+    } else if (entry.kind == "notify") {
+      v1::StoredNotifications n;
+      if (!parse(entry, n)) return bad;
+      if (auto* seat = seat_named(n.seat())) {
+        seat->webhook.reset();
+        if (!n.webhook().url().empty()) {
+          seat->webhook = Webhook{n.webhook().url(), static_cast<WebhookFormat>(n.webhook().format())};
+        }
+      }
     } else if (entry.kind == "standing") {
       v1::StoredStanding st;
       if (!parse(entry, st)) return bad;
@@ -168,6 +177,11 @@ void Room::chat(v1::SendChat request, std::shared_ptr<Peer> peer, std::uint64_t 
                       correlation_id] { self->do_chat(request, peer, correlation_id); });
 }
 
+void Room::notifications(v1::SetNotifications request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
+                      correlation_id] { self->do_notifications(request, peer, correlation_id); });
+}
+
 void Room::audit(std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
   net::post(strand_, [self = shared_from_this(), peer = std::move(peer), correlation_id] {
     self->do_audit(peer, correlation_id);
@@ -193,6 +207,16 @@ void Room::tick() {
       return;
     }
     if (self->paused_ || self->resolving_ || self->deadline_ms_ == 0 || self->pending_.empty()) return;
+    // "Deadline near": an hour before, or half the step's time for short deadlines.
+    const std::int64_t warn_ms =
+        std::min<std::int64_t>(3600 * 1000, static_cast<std::int64_t>(self->settings_.step_deadline_seconds()) * 500);
+    if (!self->warned_deadline_ && now >= self->deadline_ms_ - warn_ms) {
+      self->warned_deadline_ = true;
+      for (const auto& seat : self->owing_seats()) {
+        if (!self->locked_.contains(seat)) self->notify("deadline_near", seat, "the deadline of step " +
+                                                        std::to_string(self->game_->step()) + " is near");
+      }
+    }
     if (now < self->deadline_ms_ + static_cast<std::int64_t>(self->settings_.grace_seconds()) * 1000) return;
     for (const auto& seat : self->owing_seats()) {
       if (self->locked_.contains(seat)) continue;
@@ -681,6 +705,7 @@ void Room::apply_resolution(std::unique_ptr<rules::Game> next, const std::vector
   game_ = std::move(next);
   if (game_->turn() != old_turn && !turn_start_.contains(game_->turn())) turn_start_[game_->turn()] = game_->clone();
   deadline_ms_ = 0;
+  warned_deadline_ = false;
   refresh_pending();
 }
 
@@ -730,6 +755,11 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::
     announce_end();
     return;
   }
+  notify("step_resolved", "", "step " + std::to_string(step) + " resolved; now turn " +
+                                  std::to_string(game_->turn()) + ", " + game_->phase());
+  for (const auto& seat : owing_seats()) {
+    notify("decision_owed", seat, "seat " + seat + " owes decisions at step " + std::to_string(game_->step()));
+  }
   open_deadline();
   advance_if_idle();
 }
@@ -766,6 +796,45 @@ void Room::announce_end() {
   n->set_text(text);
   n->set_seed_hex(hex(seed_));  // the dice can now be verified by everyone
   send_to_all(make_outgoing(std::move(env)));
+  notify("game_ended", "", text);
+}
+
+void Room::notify(const std::string& kind, const std::string& seat, const std::string& text) {
+  const Notification n{kind, record_.id, seat, text};
+  if (!seat.empty()) {
+    if (auto* s = seat_named(seat); s != nullptr && s->webhook) services_.notifier.send(*s->webhook, n);
+  } else {
+    for (auto& s : seats_) {
+      if (s.webhook) services_.notifier.send(*s.webhook, n);
+    }
+  }
+  for (const auto& hook : settings_.webhooks()) {
+    services_.notifier.send(Webhook{hook.url(), static_cast<WebhookFormat>(hook.format())}, n);
+  }
+}
+
+void Room::do_notifications(const v1::SetNotifications& request, const std::shared_ptr<Peer>& peer,
+                            std::uint64_t correlation_id) {
+  SeatState* seat = seat_of(peer);
+  if (seat == nullptr || is_spectator(*seat)) {
+    return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED, "join a seat to set its notifications");
+  }
+  const auto& url = request.webhook().url();
+  if (!url.empty() && !parse_webhook_url(url)) {
+    return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "the webhook must be an http:// or https:// URL with a host");
+  }
+  v1::StoredNotifications stored;
+  stored.set_seat(seat->seat.id);
+  *stored.mutable_webhook() = request.webhook();
+  seat->webhook.reset();
+  if (!url.empty()) seat->webhook = Webhook{url, static_cast<WebhookFormat>(request.webhook().format())};
+  append("notify", stored, 0, [peer, correlation_id] {
+    v1::Envelope reply;
+    reply.set_correlation_id(correlation_id);
+    reply.mutable_notifications_set();
+    peer->send(make_outgoing(std::move(reply)));
+  });
 }
 
 // ---- Pushes. ----

@@ -30,6 +30,7 @@
 #include "rules/core/game.hpp"
 #include "server/src/clock.hpp"
 #include "server/src/metrics.hpp"
+#include "server/src/notifier.hpp"
 #include "server/src/outgoing.hpp"
 
 namespace galloper::server {
@@ -44,6 +45,7 @@ struct RoomServices {
   persistence::Store& store;
   Metrics& metrics;
   const Clock& clock;
+  Notifier& notifier;
 };
 
 class Room : public std::enable_shared_from_this<Room> {
@@ -72,6 +74,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void umpire(v1::UmpireAction request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
   void chat(v1::SendChat request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
   void audit(std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+  void notifications(v1::SetNotifications request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
   // Checks the deadline and player pauses against the clock.
   void tick();
 
@@ -83,6 +86,7 @@ class Room : public std::enable_shared_from_this<Room> {
     std::vector<std::weak_ptr<Peer>> peers;
     std::map<std::string, std::string> standing;  // decision kind -> option
     std::uint32_t pauses_used = 0;
+    std::optional<Webhook> webhook;
   };
   struct HistoryEvent {
     v1::Event wire;
@@ -98,6 +102,10 @@ class Room : public std::enable_shared_from_this<Room> {
   void do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void do_chat(const v1::SendChat& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void do_audit(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void do_notifications(const v1::SetNotifications& request, const std::shared_ptr<Peer>& peer,
+                        std::uint64_t correlation_id);
+  // Webhooks: the seat's own (if any) and the game's.
+  void notify(const std::string& kind, const std::string& seat, const std::string& text);
 
   // Seats and roles.
   SeatState* seat_for_token(const std::string& token);
@@ -166,6 +174,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::int64_t paused_at_ms_ = 0;
   std::int64_t pause_until_ms_ = 0;                // a player's pause ends by itself
   bool ended_by_umpire_ = false;
+  bool warned_deadline_ = false;  // "deadline near" sent for the open step
   std::string umpire_result_;
 
   // What happened so far.

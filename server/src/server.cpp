@@ -41,7 +41,8 @@ int run_server(const ServerConfig& config) {
   const Clock& clock = config.manual_clock ? static_cast<const Clock&>(manual_clock) : system_clock;
   if (config.manual_clock) spdlog::warn("--manual-clock: deadlines follow POST /debug/clock, not the real time");
   net::io_context ioc(static_cast<int>(threads));
-  auto lobby = std::make_shared<Lobby>(ioc, store, metrics, clock);
+  Notifier notifier(ioc);
+  auto lobby = std::make_shared<Lobby>(ioc, store, metrics, clock, notifier);
   auto state = std::make_shared<SharedState>(config, lobby, metrics, config.manual_clock ? &manual_clock : nullptr);
   lobby->start_ticker();
 

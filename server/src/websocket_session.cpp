@@ -128,6 +128,8 @@ void WebSocketSession::handle(std::string_view payload, Encoding encoding) {
       return lobby.umpire_action(env.umpire_action(), self, id);
     case v1::Envelope::kSendChat:
       return lobby.send_chat(env.send_chat(), self, id);
+    case v1::Envelope::kSetNotifications:
+      return lobby.set_notifications(env.set_notifications(), self, id);
     case v1::Envelope::kListAudit:
       return lobby.list_audit(env.list_audit(), self, id);
     default:

@@ -1,0 +1,171 @@
+// Webhook notifications delivered to a local receiver on loopback.
+#include <atomic>
+#include <mutex>
+
+#include "server/src/notifier.hpp"
+#include "tests/integration/harness.hpp"
+
+namespace galloper::testing {
+namespace {
+
+// A tiny HTTP server on 127.0.0.1 that records POST bodies. It answers the
+// first `failures` requests with 500, then 200.
+class Receiver {
+ public:
+  explicit Receiver(int failures = 0) : acceptor_(ioc_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)),
+                                        failures_(failures) {
+    thread_ = std::thread([this] { run(); });
+  }
+  ~Receiver() {
+    stop_ = true;
+    beast::error_code ignored;
+    // Wake the blocking accept with one last connection.
+    tcp::socket s(ioc_);
+    s.connect(acceptor_.local_endpoint(), ignored);
+    thread_.join();
+  }
+  unsigned short port() const { return acceptor_.local_endpoint().port(); }
+  std::vector<std::string> bodies() {
+    std::lock_guard lock(mu_);
+    return bodies_;
+  }
+  int requests() const { return requests_; }
+
+  // Waits up to `seconds` for a body containing `needle`.
+  bool wait_for(const std::string& needle, int seconds = 15) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(seconds);
+    while (std::chrono::steady_clock::now() < deadline) {
+      for (const auto& b : bodies()) {
+        if (b.find(needle) != std::string::npos) return true;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return false;
+  }
+
+ private:
+  void run() {
+    for (int i = 0; i < 1000 && !stop_; ++i) {  // bounded
+      tcp::socket socket(ioc_);
+      beast::error_code ec;
+      acceptor_.accept(socket, ec);
+      if (ec || stop_) return;
+      beast::flat_buffer buffer;
+      http::request<http::string_body> req;
+      http::read(socket, buffer, req, ec);
+      if (ec) continue;
+      const int n = ++requests_;
+      http::response<http::string_body> res{n <= failures_ ? http::status::internal_server_error : http::status::ok, 11};
+      res.body() = "{}";
+      res.prepare_payload();
+      if (n > failures_) {
+        std::lock_guard lock(mu_);
+        bodies_.push_back(req.body());
+      }
+      http::write(socket, res, ec);
+    }
+  }
+
+  net::io_context ioc_;
+  tcp::acceptor acceptor_;
+  int failures_;
+  std::atomic<int> requests_{0};
+  std::atomic<bool> stop_{false};
+  std::mutex mu_;
+  std::vector<std::string> bodies_;
+  std::thread thread_;
+};
+
+TEST(Webhooks, UrlsAreParsedStrictly) {
+  auto u = server::parse_webhook_url("https://discord.example/api/webhooks/1/x");
+  ASSERT_TRUE(u);
+  EXPECT_TRUE(u->tls);
+  EXPECT_EQ(u->host, "discord.example");
+  EXPECT_EQ(u->port, "443");
+  EXPECT_EQ(u->target, "/api/webhooks/1/x");
+  auto local = server::parse_webhook_url("http://127.0.0.1:9000");
+  ASSERT_TRUE(local);
+  EXPECT_EQ(local->port, "9000");
+  EXPECT_EQ(local->target, "/");
+  EXPECT_FALSE(server::parse_webhook_url("ftp://x/"));
+  EXPECT_FALSE(server::parse_webhook_url("http://"));
+  EXPECT_FALSE(server::parse_webhook_url("http://user@host/"));
+  EXPECT_FALSE(server::parse_webhook_url("http://host:port/"));
+}
+
+TEST(Webhooks, BodiesInEachFormat) {
+  const server::Notification n{"step_resolved", "g1", "a/b", "step 3 \"resolved\""};
+  EXPECT_EQ(server::webhook_body(n, server::WebhookFormat::kJson),
+            R"({"kind":"step_resolved","game_id":"g1","seat":"a/b","text":"step 3 \"resolved\""})");
+  EXPECT_EQ(server::webhook_body(n, server::WebhookFormat::kDiscord), R"({"content":"[g1 a/b] step 3 \"resolved\""})");
+  EXPECT_EQ(server::webhook_body(n, server::WebhookFormat::kSlack), R"({"text":"[g1 a/b] step 3 \"resolved\""})");
+}
+
+TEST(Webhooks, GameAndSeatHooksAreToldAndFailuresAreRetried) {
+  Receiver game_hook(/*failures=*/1);
+  Receiver seat_hook;
+  auto dir = make_temp_dir("hooks");
+  ServerProcess server(dir);
+  server.start();
+
+  Client umpire(server.port());
+  ASSERT_TRUE(umpire.hello().has_welcome());
+  v1::Envelope e;
+  e.mutable_create_game()->set_scenario_name("demo");
+  auto* hook = e.mutable_create_game()->mutable_settings()->add_webhooks();
+  hook->set_url("http://127.0.0.1:" + std::to_string(game_hook.port()) + "/game");
+  auto created = umpire.call(e);
+  ASSERT_TRUE(created.has_game_created()) << created.DebugString();
+  const auto& gc = created.game_created();
+
+  // The game starts by itself (the first step resolves); the game hook is told,
+  // after one refused delivery and a retry.
+  EXPECT_TRUE(game_hook.wait_for("\"kind\":\"step_resolved\"")) << server.log();
+  EXPECT_GE(game_hook.requests(), 2);
+  EXPECT_TRUE(game_hook.wait_for("\"kind\":\"decision_owed\""));
+
+  // A seat's own hook, in Discord format.
+  std::string seat, token;
+  for (const auto& inv : gc.invites()) {
+    if (inv.seat().find("/army") != std::string::npos) {
+      seat = inv.seat();
+      token = inv.token();
+    }
+  }
+  Client player(server.port());
+  ASSERT_TRUE(player.hello().has_welcome());
+  v1::Envelope j;
+  j.mutable_join_game()->set_game_id(gc.game_id());
+  j.mutable_join_game()->set_token(token);
+  ASSERT_TRUE(player.call(j).has_joined());
+  v1::Envelope bad;
+  bad.mutable_set_notifications()->set_game_id(gc.game_id());
+  bad.mutable_set_notifications()->mutable_webhook()->set_url("gopher://x");
+  auto refused = player.call(bad);
+  ASSERT_TRUE(refused.has_error());
+  EXPECT_EQ(refused.error().code(), v1::ERROR_CODE_INVALID_ARGUMENT);
+  v1::Envelope set;
+  set.mutable_set_notifications()->set_game_id(gc.game_id());
+  set.mutable_set_notifications()->mutable_webhook()->set_url("http://127.0.0.1:" + std::to_string(seat_hook.port()) + "/me");
+  set.mutable_set_notifications()->mutable_webhook()->set_format(v1::WEBHOOK_FORMAT_DISCORD);
+  ASSERT_TRUE(player.call(set).has_notifications_set());
+
+  // The umpire ends the game: everyone's hooks hear of it.
+  v1::Envelope end;
+  end.mutable_umpire_action()->set_game_id(gc.game_id());
+  end.mutable_umpire_action()->set_reason("test over");
+  end.mutable_umpire_action()->mutable_end_game()->set_result("a draw");
+  v1::Envelope uj;
+  uj.mutable_join_game()->set_game_id(gc.game_id());
+  uj.mutable_join_game()->set_token(gc.invites(0).token());
+  ASSERT_TRUE(umpire.call(uj).has_joined());
+  ASSERT_TRUE(umpire.call(end).has_umpire_done());
+  EXPECT_TRUE(seat_hook.wait_for("\"content\":")) << server.log();
+  EXPECT_TRUE(seat_hook.wait_for("a draw"));
+  EXPECT_TRUE(game_hook.wait_for("\"kind\":\"game_ended\""));
+  EXPECT_EQ(server.stop(SIGTERM), 0);
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace galloper::testing
