@@ -147,39 +147,39 @@ void Room::start() {
 
 // ---- Requests, posted onto the strand. ----
 
+template <class Request>
+void Room::post_request(void (Room::*handler)(const Request&, const std::shared_ptr<Peer>&, std::uint64_t),
+                        Request request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+  net::post(strand_, [self = shared_from_this(), handler, request = std::move(request), peer = std::move(peer),
+                      correlation_id] { ((*self).*handler)(request, peer, correlation_id); });
+}
+
 void Room::join(v1::JoinGame request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
-  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
-                      correlation_id] { self->do_join(request, peer, correlation_id); });
+  post_request(&Room::do_join, std::move(request), std::move(peer), correlation_id);
 }
 
 void Room::submit(v1::SubmitAnswer request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
-  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
-                      correlation_id] { self->do_submit(request, peer, correlation_id); });
+  post_request(&Room::do_submit, std::move(request), std::move(peer), correlation_id);
 }
 
 void Room::lock(v1::LockAnswers request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
-  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
-                      correlation_id] { self->do_lock(request, peer, correlation_id); });
+  post_request(&Room::do_lock, std::move(request), std::move(peer), correlation_id);
 }
 
 void Room::standing_orders(v1::SetStandingOrders request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
-  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
-                      correlation_id] { self->do_standing(request, peer, correlation_id); });
+  post_request(&Room::do_standing, std::move(request), std::move(peer), correlation_id);
 }
 
 void Room::umpire(v1::UmpireAction request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
-  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
-                      correlation_id] { self->do_umpire(request, peer, correlation_id); });
+  post_request(&Room::do_umpire, std::move(request), std::move(peer), correlation_id);
 }
 
 void Room::chat(v1::SendChat request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
-  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
-                      correlation_id] { self->do_chat(request, peer, correlation_id); });
+  post_request(&Room::do_chat, std::move(request), std::move(peer), correlation_id);
 }
 
 void Room::notifications(v1::SetNotifications request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
-  net::post(strand_, [self = shared_from_this(), request = std::move(request), peer = std::move(peer),
-                      correlation_id] { self->do_notifications(request, peer, correlation_id); });
+  post_request(&Room::do_notifications, std::move(request), std::move(peer), correlation_id);
 }
 
 void Room::audit(std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {

@@ -93,6 +93,11 @@ class Room : public std::enable_shared_from_this<Room> {
     std::uint64_t seat_mask = 0;  // bit i: seats_[i] may learn of it
   };
 
+  // Posts a request's handler onto the strand, keeping the room alive.
+  template <class Request>
+  void post_request(void (Room::*handler)(const Request&, const std::shared_ptr<Peer>&, std::uint64_t),
+                    Request request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+
   // Requests, on the strand.
   void do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void do_submit(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
