@@ -606,7 +606,8 @@ TEST(ViewFor, EnemyOutOfSightIsHidden) {
   open = with(open, "outline { x: 4 y: 28 }", "outline { x: 40 y: 24 }");
   const auto game_open = load(open);
   ASSERT_NE(game_open, nullptr);
-  const rules::UnitView* r1 = find_unit(game_open->view_for("blue/w1", settings), "r1");
+  const rules::View seen = game_open->view_for("blue/w1", settings);  // r1 points into it
+  const rules::UnitView* r1 = find_unit(seen, "r1");
   ASSERT_NE(r1, nullptr);
   EXPECT_EQ(r1->knowledge, rules::Knowledge::kSeen);
   // An unknown seat sees the table and terrain only.
@@ -656,14 +657,17 @@ TEST(ViewFor, WithoutSharedVisionFriendsAreShownOnlyWhenSeen) {
   rules::ViewSettings shared;
   rules::ViewSettings wing_only;
   wing_only.side_shared_vision = false;
-  const rules::UnitView* b3 = find_unit(game->view_for("blue/w1", shared), "b3");
+  const rules::View shared_view = game->view_for("blue/w1", shared);  // b3 points into it
+  const rules::UnitView* b3 = find_unit(shared_view, "b3");
   ASSERT_NE(b3, nullptr);
   EXPECT_EQ(b3->knowledge, rules::Knowledge::kFriendly);
   EXPECT_EQ(b3->grade, "C");
   // b3 at (10,33) is behind the wood (y 20..28) from everything of w1.
   EXPECT_EQ(find_unit(game->view_for("blue/w1", wing_only), "b3"), nullptr);
   // Its own seat sees it.
-  EXPECT_EQ(find_unit(game->view_for("blue/w2", wing_only), "b3")->knowledge, rules::Knowledge::kOwn);
+  const rules::View own = game->view_for("blue/w2", wing_only);
+  ASSERT_NE(find_unit(own, "b3"), nullptr);
+  EXPECT_EQ(find_unit(own, "b3")->knowledge, rules::Knowledge::kOwn);
 }
 
 TEST(ViewCodec, CopiesTheView) {
