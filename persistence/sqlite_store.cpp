@@ -123,14 +123,18 @@ class WriteSavepoint {
 
 class SqliteStore final : public Store {
  public:
-  SqliteStore(sqlite::Database writer_db, sqlite::Database reader_db, const StoreOptions& options)
+  // Without a writer connection the store is read-only: no writer thread, and
+  // every write answers kIo.
+  SqliteStore(std::optional<sqlite::Database> writer_db, sqlite::Database reader_db, const StoreOptions& options)
       : options_(options),
         write_db_(std::move(writer_db)),
         read_db_(std::move(reader_db)),
-        w_(*write_db_),
         r_(*read_db_) {
     if (options_.max_batch == 0) options_.max_batch = 1;
-    writer_ = std::thread([this] { writer_loop(); });
+    if (write_db_) {
+      w_ = WriterStatements(*write_db_);
+      writer_ = std::thread([this] { writer_loop(); });
+    }
     reader_ = std::thread([this] { reader_loop(); });
     writer_id_ = writer_.get_id();
     reader_id_ = reader_.get_id();
@@ -144,6 +148,10 @@ class SqliteStore final : public Store {
 
   void append_step(StepRecord step, std::function<void(Status)> done) override {
     enqueue_write(AppendStep{std::move(step)}, std::move(done));
+  }
+
+  void mark_ended(std::string game_id, std::function<void(Status)> done) override {
+    enqueue_write(MarkEnded{std::move(game_id)}, std::move(done));
   }
 
   void load_game(std::string id, std::function<void(std::optional<GameRecord>, Status)> done) override {
@@ -300,7 +308,7 @@ class SqliteStore final : public Store {
     }
     write_cv_.notify_all();
     read_cv_.notify_all();
-    writer_.join();  // drains every queued write first
+    if (writer_.joinable()) writer_.join();  // drains every queued write first
     reader_.join();  // answers every queued read first
     // Statements before their connection; the read-only connection before the
     // writer, so the writer's close is the last one and checkpoints the WAL
@@ -320,8 +328,12 @@ class SqliteStore final : public Store {
   struct AppendStep {
     StepRecord step;
   };
+  struct MarkEnded {
+    std::string game_id;
+  };
+  using WriteOp = std::variant<CreateGame, AppendStep, MarkEnded>;
   struct Write {
-    std::variant<CreateGame, AppendStep> op;
+    WriteOp op;
     std::function<void(Status)> done;
     Clock::time_point enqueued;
   };
@@ -346,9 +358,10 @@ class SqliteStore final : public Store {
           insert_step(std::make_unique<sqlite::Statement>(
               db,
               "INSERT INTO steps (game_id, seq, kind, payload, state_hash, created_unix) "
-              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")) {}
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
+          mark_ended(std::make_unique<sqlite::Statement>(db, "UPDATE games SET ended = 1 WHERE id = ?1")) {}
     std::unique_ptr<sqlite::Statement> begin, commit, rollback, sp_begin, sp_release, sp_rollback, insert_game,
-        insert_seat, game_exists, last_seq, insert_step;
+        insert_seat, game_exists, last_seq, insert_step, mark_ended;
   };
   struct ReaderStatements {
     ReaderStatements() = default;
@@ -370,7 +383,8 @@ class SqliteStore final : public Store {
     std::unique_ptr<sqlite::Statement> load_game, list_games, load_seats, find_seat, load_steps;
   };
 
-  void enqueue_write(std::variant<CreateGame, AppendStep> op, std::function<void(Status)> done) {
+  void enqueue_write(WriteOp op, std::function<void(Status)> done) {
+    if (!write_db_) return done(failed(Kind::kIo, "the store is open read-only"));
     {
       std::lock_guard lock(mu_);
       if (!closing_) {
@@ -587,6 +601,15 @@ class SqliteStore final : public Store {
     return {};
   }
 
+  Status apply_op(MarkEnded& op) {
+    auto& s = *w_.mark_ended;
+    auto use = s.use();
+    s.bind_text(1, op.game_id);
+    s.run();
+    if (write_db_->changes() == 0) return failed(Kind::kNotFound, "mark_ended: no game '" + op.game_id + "'");
+    return {};
+  }
+
   StoreOptions options_;
   std::optional<sqlite::Database> write_db_;
   std::optional<sqlite::Database> read_db_;
@@ -639,7 +662,10 @@ OpenResult open_sqlite_store(const fs::path& file, const StoreOptions& options) 
   }
   try {
     std::error_code ec;
-    if (file.has_parent_path()) {
+    if (options.read_only && !fs::exists(file, ec)) {
+      return fail(Kind::kNotFound, "there is no game store at " + file.string());
+    }
+    if (file.has_parent_path() && !options.read_only) {
       fs::create_directories(file.parent_path(), ec);
       if (ec) return fail(Kind::kIo, "cannot create " + file.parent_path().string() + ": " + ec.message());
     }
@@ -649,6 +675,16 @@ OpenResult open_sqlite_store(const fs::path& file, const StoreOptions& options) 
       preflight(file, options);
     }
     const int busy = static_cast<int>(options.busy_timeout_ms);
+    if (options.read_only) {
+      sqlite::Database reader(file, sqlite::OpenFlags::kReadOnly, busy);
+      // An older store would need a migration, which is a write: refuse.
+      if (const int found = schema_version(reader); found != latest_schema_version()) {
+        return fail(Kind::kSchema, file.string() + " is at schema version " + std::to_string(found) +
+                                       " and this build reads version " + std::to_string(latest_schema_version()) +
+                                       "; start `galloper serve` on it once to migrate it (nothing was changed)");
+      }
+      return OpenResult{std::make_unique<SqliteStore>(std::nullopt, std::move(reader), options), std::nullopt};
+    }
     sqlite::Database writer(file, sqlite::OpenFlags::kReadWrite | sqlite::OpenFlags::kCreate, busy);
     if (std::string mode = writer.pragma("journal_mode", "WAL"); mode != "wal") {
       return fail(Kind::kIo, file.string() + ": cannot use WAL mode (journal_mode is '" + mode + "')");
@@ -658,7 +694,9 @@ OpenResult open_sqlite_store(const fs::path& file, const StoreOptions& options) 
     if (writer.pragma("foreign_keys") != "1") return fail(Kind::kIo, "this SQLite build cannot enforce foreign keys");
     migrate(writer);
     sqlite::Database reader(file, sqlite::OpenFlags::kReadOnly, busy);
-    return OpenResult{std::make_unique<SqliteStore>(std::move(writer), std::move(reader), options), std::nullopt};
+    return OpenResult{std::make_unique<SqliteStore>(std::optional<sqlite::Database>(std::move(writer)),
+                                                    std::move(reader), options),
+                      std::nullopt};
   } catch (const SchemaError& e) {
     return fail(Kind::kSchema, e.what());
   } catch (const sqlite::Error& e) {

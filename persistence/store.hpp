@@ -68,6 +68,11 @@ struct StoreOptions {
   // together in the next transaction, so batching follows the load by itself.
   std::uint32_t max_delay_us = 0;
   bool run_integrity_check = true;   // PRAGMA integrity_check at open
+  // For tools (`galloper replay`, `backup`, `export`): the file must exist and
+  // be at this build's schema version; nothing is migrated and no writer runs,
+  // so nothing is written to the database (SQLite may still create the -wal
+  // and -shm side files a WAL reader needs). Writes answer kIo at once.
+  bool read_only = false;
   // How long a connection waits for a lock held by another process (e.g. a
   // `galloper backup` or an sqlite3 shell) before the write fails with kIo.
   std::uint32_t busy_timeout_ms = 5000;
@@ -119,11 +124,20 @@ class Store {
     done(Status{StoreError{StoreError::Kind::kIo, "backup is not supported by this store"}});
   }
   virtual StoreStats stats() const { return {}; }
+
+  // Records that a game has ended (GameRecord.ended), which is what lets its
+  // seed be revealed. Unknown game → kNotFound; marking twice is ok.
+  virtual void mark_ended(std::string game_id, std::function<void(Status)> done) {
+    (void)game_id;
+    done(Status{StoreError{StoreError::Kind::kIo, "mark_ended is not supported by this store"}});
+  }
 };
 
 // Opens (creating if needed) the SQLite store at `file`: WAL mode, schema
 // migrations applied, integrity checked. An error names what is wrong and
-// changes nothing on disk.
+// changes nothing on disk. With options.read_only: opens an existing store
+// without creating, migrating or writing anything (kNotFound if it is absent,
+// kSchema if it is not at this build's version).
 struct OpenResult {
   std::unique_ptr<Store> store;
   std::optional<StoreError> error;

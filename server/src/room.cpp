@@ -90,7 +90,11 @@ std::optional<std::string> Room::restore(const std::vector<persistence::StepReco
     if (entry.kind == "resolve") {
       auto applied = apply_resolve_entry(*game_, seed_, entry);
       if (applied.error) return applied.error;
-      apply_resolution(std::move(applied.next), applied.events);
+      v1::StoredStep stored;
+      parse(entry, stored);  // it decoded once already in apply_resolve_entry
+      std::vector<std::uint64_t> masks(stored.event_seat_masks().begin(), stored.event_seat_masks().end());
+      if (masks.size() != applied.events.size()) masks = seat_masks(*applied.next, applied.events);
+      apply_resolution(std::move(applied.next), applied.events, masks);
     } else if (entry.kind == "answer") {
       v1::StoredAnswer a;
       if (!parse(entry, a)) return bad;
@@ -141,6 +145,13 @@ std::optional<std::string> Room::restore(const std::vector<persistence::StepReco
 void Room::start() {
   net::post(strand_, [self = shared_from_this()] {
     if (!self->pending_.empty() && self->deadline_ms_ == 0) self->open_deadline();
+    // Every owing seat's lock was stored but the server stopped before the
+    // resolution was: resolve it now.
+    if (!self->pending_.empty() && !self->paused_ && !self->ended() &&
+        self->locked_.size() == self->owing_seats().size()) {
+      self->resolve_step();
+      return;
+    }
     self->advance_if_idle();
   });
 }
@@ -662,21 +673,23 @@ void Room::resolve_step() {
   auto next = std::move(resolved.value().next);
   auto events = std::move(resolved.value().events);
   const auto hash = next->state_hash();
+  auto masks = seat_masks(*next, events);
+  for (const auto m : masks) stored.add_event_seat_masks(m);
   // Nothing is announced before the step is on disk.
   resolving_ = true;
-  auto holder = std::make_shared<std::pair<std::unique_ptr<rules::Game>, std::vector<rules::Event>>>(
-      std::move(next), std::move(events));
+  struct Pending {
+    std::unique_ptr<rules::Game> next;
+    std::vector<rules::Event> events;
+    std::vector<std::uint64_t> masks;
+  };
+  auto holder = std::make_shared<Pending>(Pending{std::move(next), std::move(events), std::move(masks)});
   append("resolve", stored, hash, [self = shared_from_this(), holder] {
-    self->on_step_stored(std::move(holder->first), std::move(holder->second));
+    self->on_step_stored(std::move(holder->next), std::move(holder->events), std::move(holder->masks));
   });
 }
 
-void Room::apply_resolution(std::unique_ptr<rules::Game> next, const std::vector<rules::Event>& events) {
-  const std::uint64_t step = game_->step();
-  for (auto& [id, a] : answers_) previous_[id] = a;
-
-  // Who may learn of each event is decided now, on the resolved state, by the
-  // one visibility path, and kept with the event for reconnects and replays.
+std::vector<std::uint64_t> Room::seat_masks(const rules::Game& next, const std::vector<rules::Event>& events) const {
+  // The one visibility path decides, on the resolved state.
   std::vector<std::uint64_t> masks(events.size(), 0);
   for (std::size_t s = 0; s < seats_.size() && s < 64; ++s) {
     const auto& seat = seats_[s];
@@ -686,10 +699,18 @@ void Room::apply_resolution(std::unique_ptr<rules::Game> next, const std::vector
       as = settings_.spectator_side().empty() ? "umpire" : settings_.spectator_side() + "/army";
       settings.side_shared_vision = true;
     }
-    for (const auto i : next->visible_events(events, as, settings)) {
+    for (const auto i : next.visible_events(events, as, settings)) {
       if (i < masks.size()) masks[i] |= std::uint64_t{1} << s;
     }
   }
+  return masks;
+}
+
+void Room::apply_resolution(std::unique_ptr<rules::Game> next, const std::vector<rules::Event>& events,
+                            const std::vector<std::uint64_t>& masks) {
+  const std::uint64_t step = game_->step();
+  for (auto& [id, a] : answers_) previous_[id] = a;
+
   for (std::size_t i = 0; i < events.size(); ++i) {
     HistoryEvent h;
     codec::to_proto(events[i], &h.wire);
@@ -709,13 +730,14 @@ void Room::apply_resolution(std::unique_ptr<rules::Game> next, const std::vector
   refresh_pending();
 }
 
-void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::Event> events) {
+void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::Event> events,
+                          std::vector<std::uint64_t> masks) {
   resolving_ = false;
   const bool answered = !pending_.empty();
   const std::uint64_t step = game_->step();
   const std::size_t first_new = history_.size();
   const auto spectator_before = spectator_turn();
-  apply_resolution(std::move(next), events);
+  apply_resolution(std::move(next), events, masks);
   if (answered) idle_resolutions_ = 0;
   spdlog::info("game {} resolved step {} ({} events); turn {} {}", record_.id, step, events.size(), game_->turn(),
                game_->phase());

@@ -134,8 +134,12 @@ class Room : public std::enable_shared_from_this<Room> {
   void lock_with_defaults(SeatState& seat, const std::string& why);
   std::optional<rules::Answer> fallback_answer(const SeatState& seat, const rules::Decision& decision) const;
   void resolve_step();
-  void on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::Event> events);
-  void apply_resolution(std::unique_ptr<rules::Game> next, const std::vector<rules::Event>& events);
+  void on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::Event> events,
+                      std::vector<std::uint64_t> masks);
+  // Which seats may learn of each event, judged on the resolved state.
+  std::vector<std::uint64_t> seat_masks(const rules::Game& next, const std::vector<rules::Event>& events) const;
+  void apply_resolution(std::unique_ptr<rules::Game> next, const std::vector<rules::Event>& events,
+                        const std::vector<std::uint64_t>& masks);
   void advance_if_idle();
   void open_deadline();
   void announce_end();
