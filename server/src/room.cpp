@@ -811,14 +811,23 @@ void Room::open_deadline() {
 void Room::announce_end() {
   std::string text = ended_by_umpire_ ? "the umpire ended the game" : "the game has ended";
   if (!umpire_result_.empty()) text += ": " + umpire_result_;
-  v1::Envelope env;
-  auto* n = env.mutable_notice();
-  n->set_game_id(record_.id);
-  n->set_kind("ended");
-  n->set_text(text);
-  n->set_seed_hex(hex(seed_));  // the dice can now be verified by everyone
-  send_to_all(make_outgoing(std::move(env)));
-  notify("game_ended", "", text);
+  // The seed is revealed only once the store says the game has ended, so an
+  // export made from then on carries it too.
+  record_.ended = true;
+  services_.store.mark_ended(record_.id, [self = shared_from_this(), text](persistence::Status status) {
+    net::post(self->strand_, [self, text, status] {
+      if (self->failed_) return;
+      if (!status.ok()) return self->fail(status.error->message);
+      v1::Envelope env;
+      auto* n = env.mutable_notice();
+      n->set_game_id(self->record_.id);
+      n->set_kind("ended");
+      n->set_text(text);
+      n->set_seed_hex(hex(self->seed_));  // the dice can now be verified by everyone
+      self->send_to_all(make_outgoing(std::move(env)));
+      self->notify("game_ended", "", text);
+    });
+  });
 }
 
 void Room::notify(const std::string& kind, const std::string& seat, const std::string& text) {

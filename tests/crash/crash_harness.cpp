@@ -16,7 +16,7 @@
 //      must be shown its acknowledged answers (DecisionsOwed.answers) and lock
 //      for the open step, or the step must have resolved; a step every owing
 //      seat had locked must resolve.
-// Games that end are replaced by new ones; every 100 cycles the store starts
+// Games that end are replaced by new ones; every 25 cycles the store starts
 // afresh, so that `replay --all` (which grows with the store) keeps a cycle
 // within seconds.
 //
@@ -133,9 +133,9 @@ class Server {
 
 class Conn {
  public:
-  static constexpr auto kTimeout = 2s;
-
-  explicit Conn(unsigned short port) : ws_(ioc_) {
+  // Players give up on a quiet connection after 2 s and join again; the checks
+  // after a restart wait longer, since a join then replays the game's log.
+  explicit Conn(unsigned short port, std::chrono::milliseconds timeout = 2s) : ws_(ioc_), timeout_(timeout) {
     beast::error_code ec;
     ws_.next_layer().connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port), ec);
     if (ec) return;
@@ -195,24 +195,27 @@ class Conn {
   }
 
  private:
-  // Runs the pending operation for at most kTimeout; on timeout cancels it
+  // Runs the pending operation for at most timeout_; on timeout cancels it
   // (the stream is unusable after that) and answers false.
   bool run(const bool& done) {
     ioc_.restart();
-    ioc_.run_for(kTimeout);
+    ioc_.run_for(timeout_);
     if (done) return true;
     beast::error_code ignored;
     ws_.next_layer().close(ignored);
     ioc_.restart();
-    ioc_.run_for(kTimeout);
+    ioc_.run_for(timeout_);
     return false;
   }
 
   net::io_context ioc_;
   websocket::stream<tcp::socket> ws_;
+  std::chrono::milliseconds timeout_;
   bool alive_ = false;
   std::uint64_t next_id_ = 0;
 };
+
+constexpr auto kLoadTimeout = 60s;
 
 // ---- Games and what was acknowledged. ----
 
@@ -271,7 +274,7 @@ struct Joined {
   std::optional<v1::SeatStatus> status;
 };
 
-std::optional<Joined> join(Conn& c, const Game& g, const std::string& seat) {
+std::optional<Joined> join(Conn& c, const Game& g, const std::string& seat, std::string* why = nullptr) {
   std::vector<v1::Envelope> pushes;
   v1::Envelope hello;
   hello.mutable_hello()->mutable_protocol()->set_major(1);
@@ -281,7 +284,10 @@ std::optional<Joined> join(Conn& c, const Game& g, const std::string& seat) {
   e.mutable_join_game()->set_game_id(g.id);
   e.mutable_join_game()->set_token(g.tokens.at(seat));
   auto r = c.call(e, pushes);
-  if (!r || !r->has_joined()) return std::nullopt;
+  if (!r || !r->has_joined()) {
+    if (why != nullptr) *why = r ? r->DebugString() : std::string("no answer");
+    return std::nullopt;
+  }
   Joined out;
   out.joined = r->joined();
   bool have_owed = false;
@@ -461,9 +467,10 @@ std::optional<Failure> acks_over_the_wire(unsigned short port, const std::vector
       if (x->id == key.first) g = x.get();
     }
     if (g == nullptr) return Failure{"unknown game " + key.first};
-    Conn c(port);
-    auto j = join(c, *g, key.second);
-    if (!j) return Failure{"after the restart, seat " + key.second + " of game " + g->id + " cannot join"};
+    Conn c(port, kLoadTimeout);
+    std::string why;
+    auto j = join(c, *g, key.second, &why);
+    if (!j) return Failure{"after the restart, seat " + key.second + " of game " + g->id + " cannot join: " + why};
     const auto& owed = j->owed;
     for (const Ack* a : list) {
       const std::string what = "game " + a->game + " step " + std::to_string(a->step) + " seat " + a->seat +
@@ -493,9 +500,10 @@ std::optional<Failure> acks_over_the_wire(unsigned short port, const std::vector
 // A step that every owing seat had locked must resolve once the game loads.
 std::optional<Failure> no_stuck_steps(unsigned short port, const std::vector<Game*>& active) {
   for (const Game* g : active) {
-    Conn c(port);
-    auto j = join(c, *g, "umpire");
-    if (!j) return Failure{"after the restart, the umpire of game " + g->id + " cannot join"};
+    Conn c(port, kLoadTimeout);
+    std::string why;
+    auto j = join(c, *g, "umpire", &why);
+    if (!j) return Failure{"after the restart, the umpire of game " + g->id + " cannot join: " + why};
     if (!j->status || j->status->owing_size() == 0 || j->status->owing_size() != j->status->locked_size()) continue;
     const auto step = j->status->step();
     bool resolved = false;
@@ -589,7 +597,7 @@ int main(int argc, char** argv) {
     const auto cycle_start = Clock::now();
     // `replay --all` grows with the store: a fresh store every kCyclesPerStore
     // cycles keeps each cycle within seconds.
-    constexpr int kCyclesPerStore = 100;
+    constexpr int kCyclesPerStore = 25;
     if (cycle > 1 && (cycle - 1) % kCyclesPerStore == 0) {
       server.kill();
       std::error_code ec;
