@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -179,6 +180,16 @@ class Client {
   // (An async read with run_for: SO_RCVTIMEO does not bound Asio's
   // synchronous reads, which poll again on EAGAIN.)
   std::optional<v1::Envelope> receive(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
+    if (!backlog_.empty()) {  // pushes that arrived while call() waited for its reply
+      auto env = std::move(backlog_.front());
+      backlog_.pop_front();
+      return env;
+    }
+    return read_frame(timeout);
+  }
+
+  // The next frame from the socket (not the backlog).
+  std::optional<v1::Envelope> read_frame(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
     beast::flat_buffer buffer;
     beast::error_code ec;
     bool done = false;
@@ -217,14 +228,20 @@ class Client {
   v1::Envelope call(v1::Envelope request) {
     request.set_correlation_id(++next_id_);
     send(request);
+    std::deque<v1::Envelope> others;
     for (int i = 0; i < 100; ++i) {
-      auto reply = receive();
+      auto reply = read_frame();
       if (!reply) {
         ADD_FAILURE() << "no reply: " << last_read_error_.message();
-        return {};
+        break;
       }
-      if (reply->correlation_id() == request.correlation_id()) return *reply;
+      if (reply->correlation_id() == request.correlation_id()) {
+        for (auto& o : others) backlog_.push_back(std::move(o));
+        return *reply;
+      }
+      others.push_back(std::move(*reply));  // kept for receive(), in order
     }
+    for (auto& o : others) backlog_.push_back(std::move(o));
     ADD_FAILURE() << "no reply with correlation id " << request.correlation_id();
     return {};
   }
@@ -251,6 +268,7 @@ class Client {
   bool last_was_binary_ = false;
   std::string last_text_;
   std::uint64_t next_id_ = 0;
+  std::deque<v1::Envelope> backlog_;
 };
 
 }  // namespace galloper::testing
