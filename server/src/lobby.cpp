@@ -8,6 +8,7 @@
 #include "codec/scenario_codec.hpp"
 #include "galloper/v1/scenario.pb.h"
 #include "server/src/frame_codec.hpp"
+#include "server/src/log_check.hpp"
 #include "server/src/replay.hpp"
 #include "server/src/tokens.hpp"
 
@@ -26,12 +27,6 @@ v1::Error error_of(v1::ErrorCode code, std::string message) {
   e.set_code(code);
   e.set_message(std::move(message));
   return e;
-}
-
-rules::GameOptions options_of(const v1::GameSettings& settings) {
-  rules::GameOptions options;
-  options.simultaneous = settings.mode() == v1::PLAY_MODE_SIMULTANEOUS;
-  return options;
 }
 
 v1::Error storage_error(const persistence::StoreError& e) {
@@ -168,7 +163,7 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
       return;
     }
   }
-  new_game.game = new_game.game->with_options(options_of(settings));
+  new_game.game = new_game.game->with_options(game_options(settings));
 
   persistence::GameRecord record;
   record.id = "g" + random_hex(12);
@@ -292,26 +287,22 @@ void Lobby::with_room(const std::string& game_id, RoomCallback done) {
         self->finish_load(game_id, nullptr, storage_error(*status.error));
         return;
       }
-      rules::Seed seed{};
-      if (record.seed.size() != seed.size()) {
+      const auto seed = seed_of(record.seed);
+      if (!seed) {
         self->finish_load(game_id, nullptr,
                           error_of(v1::ERROR_CODE_STORAGE, "game " + game_id + " has a damaged seed"));
         return;
       }
-      std::copy(record.seed.begin(), record.seed.end(), seed.begin());
-      auto loaded = codec::load_scenario(record.scenario_text, seed);
-      if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
-        spdlog::error("game {}: its stored scenario no longer loads: {}", game_id,
-                      codec::format_problems(record.scenario_name, *problems));
+      auto initial = initial_game(record.scenario_text, record.settings, *seed);
+      if (auto* why = std::get_if<std::string>(&initial)) {
+        spdlog::error("game {}: {}", game_id, *why);
         self->finish_load(game_id, nullptr,
                           error_of(v1::ERROR_CODE_STORAGE,
                                    "game " + game_id + " cannot be loaded: its stored scenario fails the "
                                    "checks of this server version"));
         return;
       }
-      v1::GameSettings settings;
-      google::protobuf::TextFormat::ParseFromString(record.settings, &settings);
-      auto game = std::get<codec::NewGame>(loaded).game->with_options(options_of(settings));
+      auto game = std::move(std::get<std::unique_ptr<rules::Game>>(initial));
       self->store_.load_steps(game_id, 0, [self, game_id, record = std::move(record), seats = std::move(seats),
                                            game = std::shared_ptr<rules::Game>(std::move(game))](
                                               std::vector<persistence::StepRecord> steps,

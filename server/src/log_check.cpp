@@ -56,9 +56,13 @@ std::variant<std::unique_ptr<rules::Game>, std::string> initial_game(std::string
   // As the lobby does: settings that do not parse leave the defaults.
   v1::GameSettings settings;
   google::protobuf::TextFormat::ParseFromString(std::string(settings_text), &settings);
+  return std::get<codec::NewGame>(loaded).game->with_options(game_options(settings));
+}
+
+rules::GameOptions game_options(const v1::GameSettings& settings) {
   rules::GameOptions options;
   options.simultaneous = settings.mode() == v1::PLAY_MODE_SIMULTANEOUS;
-  return std::get<codec::NewGame>(loaded).game->with_options(options);
+  return options;
 }
 
 std::optional<rules::Seed> seed_of(const std::vector<std::uint8_t>& bytes) {

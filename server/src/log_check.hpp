@@ -12,10 +12,15 @@
 #include <variant>
 #include <vector>
 
+#include "galloper/v1/protocol.pb.h"
 #include "persistence/store.hpp"
 #include "rules/core/game.hpp"
 
 namespace galloper::server {
+
+// The engine options a game's settings ask for (one place, so the lobby,
+// replay and verify can never build a game differently).
+rules::GameOptions game_options(const v1::GameSettings& settings);
 
 // The game a scenario starts as, with the game's stored settings (protobuf
 // text of v1.GameSettings) applied as the lobby applies them. On failure, why.

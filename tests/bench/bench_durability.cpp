@@ -31,12 +31,8 @@
 #include "persistence/store.hpp"
 #include "rules/core/decision.hpp"
 #include "rules/core/dice.hpp"
-// The benchmarks link rules, codec and persistence only (tests/bench/
-// CMakeLists.txt); the log checker lives in the server library and needs
-// nothing else from it, so its two sources are compiled in here: the real
-// functions, not copies.
-#include "server/src/log_check.cpp"  // NOLINT(bugprone-suspicious-include)
-#include "server/src/replay.cpp"     // NOLINT(bugprone-suspicious-include)
+#include "server/src/log_check.hpp"
+#include "server/src/replay.hpp"
 
 namespace {
 
