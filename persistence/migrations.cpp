@@ -57,8 +57,20 @@ CREATE TABLE snapshots (
 ) STRICT;
 )sql";
 
+// Version 2: snapshots are written. Each row says which turn its state is in
+// and that state's hash, so a loader can pick a turn's start and check what
+// it decoded without reading the log first, and whether the state is the
+// first of its turn (what a delayed spectator view shows).
+constexpr std::string_view kV2 = R"sql(
+ALTER TABLE snapshots ADD COLUMN turn INTEGER NOT NULL DEFAULT 0 CHECK (turn >= 0);
+ALTER TABLE snapshots ADD COLUMN state_hash INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE snapshots ADD COLUMN turn_start INTEGER NOT NULL DEFAULT 0 CHECK (turn_start IN (0, 1));
+CREATE INDEX snapshots_by_turn ON snapshots (game_id, turn);
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "games, seats, steps, snapshots", kV1},
+    {2, "snapshots record their turn and state hash", kV2},
 };
 
 constexpr std::string_view kVersionTable = R"sql(

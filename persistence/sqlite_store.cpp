@@ -154,6 +154,41 @@ class SqliteStore final : public Store {
     enqueue_write(MarkEnded{std::move(game_id)}, std::move(done));
   }
 
+  void append_snapshot(SnapshotRecord snapshot, std::function<void(Status)> done) override {
+    enqueue_write(AppendSnapshot{std::move(snapshot)}, std::move(done));
+  }
+
+  void rewind(RewindRecord rewind, std::function<void(Status)> done) override {
+    enqueue_write(Rewind{std::move(rewind)}, std::move(done));
+  }
+
+  void load_snapshots(std::string game_id, std::uint32_t turns_back,
+                      std::function<void(std::vector<SnapshotRecord>, Status)> done) override {
+    auto job = [this, game_id = std::move(game_id), turns_back, done]() mutable {
+      try {
+        std::vector<SnapshotRecord> snapshots;
+        auto& s = *r_.load_snapshots;
+        auto use = s.use();
+        s.bind_text(1, game_id);
+        s.bind_int64(2, turns_back);
+        while (s.step()) {
+          SnapshotRecord snap;
+          snap.game_id = game_id;
+          snap.seq = from_db(s.column_int64(0));
+          snap.turn = static_cast<std::uint32_t>(s.column_int64(1));
+          snap.state_hash = from_db(s.column_int64(2));
+          snap.state = s.column_blob(3);
+          snap.turn_start = s.column_int64(4) != 0;
+          snapshots.push_back(std::move(snap));
+        }
+        done(std::move(snapshots), Status{});
+      } catch (const sqlite::Error& e) {
+        done({}, failed(e));
+      }
+    };
+    if (!enqueue_read(std::move(job))) done({}, closed_status());
+  }
+
   void load_game(std::string id, std::function<void(std::optional<GameRecord>, Status)> done) override {
     auto job = [this, id = std::move(id), done]() mutable {
       try {
@@ -331,7 +366,13 @@ class SqliteStore final : public Store {
   struct MarkEnded {
     std::string game_id;
   };
-  using WriteOp = std::variant<CreateGame, AppendStep, MarkEnded>;
+  struct AppendSnapshot {
+    SnapshotRecord snapshot;
+  };
+  struct Rewind {
+    RewindRecord rewind;
+  };
+  using WriteOp = std::variant<CreateGame, AppendStep, MarkEnded, AppendSnapshot, Rewind>;
   struct Write {
     WriteOp op;
     std::function<void(Status)> done;
@@ -359,9 +400,23 @@ class SqliteStore final : public Store {
               db,
               "INSERT INTO steps (game_id, seq, kind, payload, state_hash, created_unix) "
               "VALUES (?1, ?2, ?3, ?4, ?5, ?6)")),
-          mark_ended(std::make_unique<sqlite::Statement>(db, "UPDATE games SET ended = 1 WHERE id = ?1")) {}
+          mark_ended(std::make_unique<sqlite::Statement>(db, "UPDATE games SET ended = 1 WHERE id = ?1")),
+          step_kind(std::make_unique<sqlite::Statement>(
+              db, "SELECT kind, superseded FROM steps WHERE game_id = ?1 AND seq = ?2")),
+          upsert_snapshot(std::make_unique<sqlite::Statement>(
+              db,
+              "INSERT INTO snapshots (game_id, seq, state, turn, state_hash, turn_start) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+              "ON CONFLICT (game_id, seq) DO UPDATE SET state = excluded.state, turn = excluded.turn, "
+              "state_hash = excluded.state_hash, turn_start = excluded.turn_start")),
+          supersede(std::make_unique<sqlite::Statement>(
+              db,
+              "UPDATE steps SET superseded = 1 WHERE game_id = ?1 AND seq > ?2 AND superseded = 0 "
+              "AND kind = ?3")),
+          drop_snapshots(std::make_unique<sqlite::Statement>(
+              db, "DELETE FROM snapshots WHERE game_id = ?1 AND seq > ?2")) {}
     std::unique_ptr<sqlite::Statement> begin, commit, rollback, sp_begin, sp_release, sp_rollback, insert_game,
-        insert_seat, game_exists, last_seq, insert_step, mark_ended;
+        insert_seat, game_exists, last_seq, insert_step, mark_ended, step_kind, upsert_snapshot, supersede,
+        drop_snapshots;
   };
   struct ReaderStatements {
     ReaderStatements() = default;
@@ -379,8 +434,12 @@ class SqliteStore final : public Store {
           load_steps(std::make_unique<sqlite::Statement>(
               db,
               "SELECT seq, kind, payload, state_hash, created_unix, superseded FROM steps "
-              "WHERE game_id = ?1 AND seq > ?2 ORDER BY seq")) {}
-    std::unique_ptr<sqlite::Statement> load_game, list_games, load_seats, find_seat, load_steps;
+              "WHERE game_id = ?1 AND seq > ?2 ORDER BY seq")),
+          load_snapshots(std::make_unique<sqlite::Statement>(
+              db,
+              "SELECT seq, turn, state_hash, state, turn_start FROM snapshots WHERE game_id = ?1 AND turn + ?2 >= "
+              "(SELECT coalesce(max(turn), 0) FROM snapshots WHERE game_id = ?1) ORDER BY seq")) {}
+    std::unique_ptr<sqlite::Statement> load_game, list_games, load_seats, find_seat, load_steps, load_snapshots;
   };
 
   void enqueue_write(WriteOp op, std::function<void(Status)> done) {
@@ -599,6 +658,62 @@ class SqliteStore final : public Store {
     s.bind_int64(6, st.created_unix);
     s.run();
     return {};
+  }
+
+  Status apply_op(AppendSnapshot& op) {
+    const SnapshotRecord& snap = op.snapshot;
+    {
+      auto& s = *w_.step_kind;
+      auto use = s.use();
+      s.bind_text(1, snap.game_id);
+      s.bind_int64(2, to_db(snap.seq));
+      if (!s.step()) {
+        return failed(Kind::kNotFound, "append_snapshot: game '" + snap.game_id + "' has no log entry " +
+                                           std::to_string(snap.seq));
+      }
+      if (s.column_text(0) != "resolve" || s.column_int64(1) != 0) {
+        return failed(Kind::kConflict, "append_snapshot: log entry " + std::to_string(snap.seq) + " of game '" +
+                                           snap.game_id + "' is not a live resolution");
+      }
+    }
+    auto& s = *w_.upsert_snapshot;
+    auto use = s.use();
+    s.bind_text(1, snap.game_id);
+    s.bind_int64(2, to_db(snap.seq));
+    s.bind_blob(3, snap.state);
+    s.bind_int64(4, snap.turn);
+    s.bind_int64(5, to_db(snap.state_hash));
+    s.bind_int64(6, snap.turn_start ? 1 : 0);
+    s.run();
+    return {};
+  }
+
+  Status apply_op(Rewind& op) {
+    const RewindRecord& r = op.rewind;
+    if (r.entry.game_id != r.game_id) {
+      return failed(Kind::kConflict, "rewind: the entry names game '" + r.entry.game_id + "', not '" + r.game_id + "'");
+    }
+    if (r.after_seq >= r.entry.seq) {
+      return failed(Kind::kConflict, "rewind: entry " + std::to_string(r.entry.seq) + " cannot record a rewind to after entry " +
+                                         std::to_string(r.after_seq));
+    }
+    for (const std::string& kind : r.kinds) {
+      auto& s = *w_.supersede;
+      auto use = s.use();
+      s.bind_text(1, r.game_id);
+      s.bind_int64(2, to_db(r.after_seq));
+      s.bind_text(3, kind);
+      s.run();
+    }
+    {
+      auto& s = *w_.drop_snapshots;
+      auto use = s.use();
+      s.bind_text(1, r.game_id);
+      s.bind_int64(2, to_db(r.after_seq));
+      s.run();
+    }
+    AppendStep append{r.entry};
+    return apply_op(append);  // checks the game and the seq; a failure rolls the savepoint back
   }
 
   Status apply_op(MarkEnded& op) {

@@ -60,6 +60,30 @@ struct StepRecord {
   bool superseded = false;     // read back only; set by a later umpire undo, never by append_step
 };
 
+// A game's state after one "resolve" log entry, encoded by the ruleset
+// (rules::Game::snapshot). Derived data: it only makes loading fast, the log
+// stays the record, and a snapshot that does not decode or whose hash differs
+// from its entry's is ignored.
+struct SnapshotRecord {
+  std::string game_id;
+  std::uint64_t seq = 0;          // the "resolve" entry whose resulting state this is
+  std::uint32_t turn = 0;         // that state's turn
+  std::uint64_t state_hash = 0;   // that state's hash (the entry's state_hash)
+  bool turn_start = false;        // the entry began `turn` (its state is that turn's first)
+  std::vector<std::uint8_t> state;
+};
+
+// An umpire's rewind, done in one transaction: every entry after `after_seq`
+// whose kind is one of `kinds` is marked superseded (kept, never replayed),
+// the snapshots after `after_seq` are dropped, and `entry` (the umpire's
+// action, for the audit trail) is appended as the next entry.
+struct RewindRecord {
+  std::string game_id;
+  std::uint64_t after_seq = 0;
+  std::vector<std::string> kinds;
+  StepRecord entry;
+};
+
 struct StoreOptions {
   // Group commit: the writer commits when this many writes are pending or this
   // long after the first one arrived, whichever comes first.
@@ -124,6 +148,28 @@ class Store {
     done(Status{StoreError{StoreError::Kind::kIo, "backup is not supported by this store"}});
   }
   virtual StoreStats stats() const { return {}; }
+
+  // Snapshots (SnapshotRecord). Writing one for an entry that is not in the
+  // log answers kNotFound; writing the same seq twice replaces it.
+  virtual void append_snapshot(SnapshotRecord snapshot, std::function<void(Status)> done) {
+    (void)snapshot;
+    done(Status{StoreError{StoreError::Kind::kIo, "snapshots are not supported by this store"}});
+  }
+  // The game's snapshots from turn (newest turn - turns_back) on, in seq
+  // order: the newest is where loading starts, the first of each turn is
+  // that turn's start (delayed spectator views). Empty when there are none.
+  virtual void load_snapshots(std::string game_id, std::uint32_t turns_back,
+                              std::function<void(std::vector<SnapshotRecord>, Status)> done) {
+    (void)game_id;
+    (void)turns_back;
+    done({}, Status{});
+  }
+  // RewindRecord. `entry.seq` must be the next seq (kConflict otherwise);
+  // nothing changes unless all of it commits.
+  virtual void rewind(RewindRecord rewind, std::function<void(Status)> done) {
+    (void)rewind;
+    done(Status{StoreError{StoreError::Kind::kIo, "rewind is not supported by this store"}});
+  }
 
   // Records that a game has ended (GameRecord.ended), which is what lets its
   // seed be revealed. Unknown game → kNotFound; marking twice is ok.

@@ -58,6 +58,20 @@ const std::map<int, Fixture>& fixtures() {
           EXPECT_EQ(scalar(db, "SELECT state_hash FROM steps WHERE seq = 1"), -1);
           EXPECT_EQ(scalar(db, "SELECT superseded FROM steps WHERE seq = 1"), 0);
         }}},
+      {2,
+       {[](Database& db) {
+          db.exec(
+              "INSERT INTO games VALUES ('g2', 'T', 'malbrook', 's', 'text', x'00ff', 'c', 5, 'set', 2, 'command', 0);"
+              "INSERT INTO steps (game_id, seq, kind, payload, state_hash, created_unix) "
+              "VALUES ('g2', 1, 'resolve', x'0102', -7, 6);"
+              "INSERT INTO snapshots (game_id, seq, state, turn, state_hash, turn_start) "
+              "VALUES ('g2', 1, x'abcd', 4, -7, 1);");
+        },
+        [](Database& db) {
+          EXPECT_EQ(scalar(db, "SELECT turn FROM snapshots WHERE game_id = 'g2' AND seq = 1"), 4);
+          EXPECT_EQ(scalar(db, "SELECT state_hash FROM snapshots WHERE game_id = 'g2' AND seq = 1"), -7);
+          EXPECT_EQ(scalar(db, "SELECT turn_start FROM snapshots WHERE game_id = 'g2' AND seq = 1"), 1);
+        }}},
   };
   return f;
 }

@@ -144,5 +144,163 @@ TEST_F(StoreAdditionsTest, MarkEndedOfAnUnknownGameIsKNotFoundAndFailsAlone) {
   EXPECT_EQ(describe(good.get_future().get()), "ok");
 }
 
+
+// ---- Snapshots and rewind (durable games: loading fast, umpire rewind). ----
+
+SnapshotRecord sample_snapshot(const std::string& game_id, std::uint64_t seq, std::uint32_t turn) {
+  SnapshotRecord s;
+  s.game_id = game_id;
+  s.seq = seq;
+  s.turn = turn;
+  s.state_hash = 0x8000'0000'0000'0001ULL ^ seq;  // high bit set: must survive as unsigned
+  s.turn_start = seq % 2 == 0;
+  s.state = {0x00, 0xFF, static_cast<std::uint8_t>(seq), 0x00};
+  return s;
+}
+
+Status append_snapshot(Store& store, SnapshotRecord snap) {
+  std::promise<Status> p;
+  auto f = p.get_future();
+  store.append_snapshot(std::move(snap), [&p](Status s) { p.set_value(std::move(s)); });
+  return f.get();
+}
+
+Answer<std::vector<SnapshotRecord>> load_snapshots(Store& store, const std::string& game_id, std::uint32_t back) {
+  std::promise<Answer<std::vector<SnapshotRecord>>> p;
+  auto f = p.get_future();
+  store.load_snapshots(game_id, back, [&p](std::vector<SnapshotRecord> r, Status s) {
+    p.set_value({std::move(r), std::move(s)});
+  });
+  return f.get();
+}
+
+Status rewind(Store& store, RewindRecord r) {
+  std::promise<Status> p;
+  auto f = p.get_future();
+  store.rewind(std::move(r), [&p](Status s) { p.set_value(std::move(s)); });
+  return f.get();
+}
+
+std::vector<std::uint64_t> seqs(const std::vector<SnapshotRecord>& v) {
+  std::vector<std::uint64_t> out;
+  for (const auto& s : v) out.push_back(s.seq);
+  return out;
+}
+
+TEST_F(StoreAdditionsTest, SnapshotsRoundTripAndComeBackByTurn) {
+  auto store = open_or_fail(file());
+  ASSERT_TRUE(store);
+  ASSERT_EQ(describe(create_game(*store, sample_game("g1"))), "ok");
+  for (std::uint64_t seq = 1; seq <= 12; ++seq) ASSERT_EQ(describe(append_step(*store, sample_step("g1", seq))), "ok");
+  // sample_step makes every third entry a "resolve".
+  ASSERT_EQ(describe(append_snapshot(*store, sample_snapshot("g1", 3, 1))), "ok");
+  ASSERT_EQ(describe(append_snapshot(*store, sample_snapshot("g1", 6, 2))), "ok");
+  ASSERT_EQ(describe(append_snapshot(*store, sample_snapshot("g1", 9, 2))), "ok");
+  ASSERT_EQ(describe(append_snapshot(*store, sample_snapshot("g1", 12, 3))), "ok");
+
+  auto latest = load_snapshots(*store, "g1", 0);
+  ASSERT_TRUE(latest.status.ok());
+  EXPECT_EQ(seqs(latest.value), (std::vector<std::uint64_t>{12}));
+  const auto& s = latest.value.front();
+  EXPECT_EQ(s.game_id, "g1");
+  EXPECT_EQ(s.turn, 3u);
+  EXPECT_EQ(s.state_hash, sample_snapshot("g1", 12, 3).state_hash);
+  EXPECT_EQ(s.state, sample_snapshot("g1", 12, 3).state);
+  EXPECT_TRUE(s.turn_start);
+  EXPECT_FALSE(load_snapshots(*store, "g1", 1).value.at(1).turn_start);  // seq 9
+  EXPECT_EQ(seqs(load_snapshots(*store, "g1", 1).value), (std::vector<std::uint64_t>{6, 9, 12}));
+  EXPECT_EQ(seqs(load_snapshots(*store, "g1", 100).value), (std::vector<std::uint64_t>{3, 6, 9, 12}));
+  EXPECT_TRUE(load_snapshots(*store, "nope", 5).value.empty());
+
+  // Writing the same entry's snapshot again replaces it (a restarted server
+  // may snapshot a state it already had).
+  auto again = sample_snapshot("g1", 12, 3);
+  again.state = {1, 2, 3};
+  ASSERT_EQ(describe(append_snapshot(*store, again)), "ok");
+  EXPECT_EQ(load_snapshots(*store, "g1", 0).value.front().state, (std::vector<std::uint8_t>{1, 2, 3}));
+}
+
+TEST_F(StoreAdditionsTest, ASnapshotNeedsALiveResolutionAndFailsAlone) {
+  seed_store();  // entries 1-3; 3 is a resolve
+  auto store = open_or_fail(file());
+  ASSERT_TRUE(store);
+  std::promise<Status> bad_entry, not_resolve, good;
+  store->append_snapshot(sample_snapshot("g1", 9, 1), [&](Status s) { bad_entry.set_value(s); });
+  store->append_snapshot(sample_snapshot("g1", 2, 1), [&](Status s) { not_resolve.set_value(s); });
+  store->append_snapshot(sample_snapshot("g1", 3, 1), [&](Status s) { good.set_value(s); });
+  const auto a = bad_entry.get_future().get();
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.error->kind, Kind::kNotFound);
+  EXPECT_NE(a.error->message.find("no log entry 9"), std::string::npos) << a.error->message;
+  const auto b = not_resolve.get_future().get();
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.error->kind, Kind::kConflict);
+  EXPECT_EQ(describe(good.get_future().get()), "ok");
+  EXPECT_EQ(seqs(load_snapshots(*store, "g1", 9).value), (std::vector<std::uint64_t>{3}));
+}
+
+TEST_F(StoreAdditionsTest, RewindSupersedesTheNamedKindsDropsLaterSnapshotsAndAppendsItsEntry) {
+  auto store = open_or_fail(file());
+  ASSERT_TRUE(store);
+  ASSERT_EQ(describe(create_game(*store, sample_game("g1"))), "ok");
+  for (std::uint64_t seq = 1; seq <= 9; ++seq) ASSERT_EQ(describe(append_step(*store, sample_step("g1", seq))), "ok");
+  auto chat = sample_step("g1", 10);
+  chat.kind = "chat";
+  ASSERT_EQ(describe(append_step(*store, chat)), "ok");
+  ASSERT_EQ(describe(append_snapshot(*store, sample_snapshot("g1", 3, 1))), "ok");
+  ASSERT_EQ(describe(append_snapshot(*store, sample_snapshot("g1", 6, 2))), "ok");
+  ASSERT_EQ(describe(append_snapshot(*store, sample_snapshot("g1", 9, 2))), "ok");
+
+  RewindRecord r;
+  r.game_id = "g1";
+  r.after_seq = 3;
+  r.kinds = {"resolve", "answer"};
+  r.entry = sample_step("g1", 11);
+  r.entry.kind = "umpire";
+  ASSERT_EQ(describe(rewind(*store, r)), "ok");
+
+  auto log = load_steps(*store, "g1");
+  ASSERT_TRUE(log.status.ok());
+  ASSERT_EQ(log.value.size(), 11u);
+  for (const auto& e : log.value) {
+    const bool expected = e.seq > 3 && (e.kind == "resolve" || e.kind == "answer");
+    EXPECT_EQ(e.superseded, expected) << "entry " << e.seq << " " << e.kind;
+  }
+  EXPECT_EQ(log.value.back().kind, "umpire");
+  EXPECT_FALSE(log.value.back().superseded);
+  EXPECT_FALSE(log.value[9].superseded);  // the chat stays
+  EXPECT_EQ(seqs(load_snapshots(*store, "g1", 100).value), (std::vector<std::uint64_t>{3}));
+  // A snapshot for a superseded resolution is refused.
+  EXPECT_FALSE(append_snapshot(*store, sample_snapshot("g1", 6, 2)).ok());
+  // The log goes on after the rewind's entry.
+  EXPECT_EQ(describe(append_step(*store, sample_step("g1", 12))), "ok");
+}
+
+TEST_F(StoreAdditionsTest, ARewindThatCannotAppendChangesNothing) {
+  seed_store();
+  auto store = open_or_fail(file());
+  ASSERT_TRUE(store);
+  ASSERT_EQ(describe(append_snapshot(*store, sample_snapshot("g1", 3, 1))), "ok");
+  RewindRecord r;
+  r.game_id = "g1";
+  r.after_seq = 1;
+  r.kinds = {"resolve", "answer"};
+  r.entry = sample_step("g1", 7);  // not the next seq (4)
+  r.entry.kind = "umpire";
+  const auto s = rewind(*store, r);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error->kind, Kind::kConflict);
+  for (const auto& e : load_steps(*store, "g1").value) EXPECT_FALSE(e.superseded) << e.seq;
+  EXPECT_EQ(seqs(load_snapshots(*store, "g1", 9).value), (std::vector<std::uint64_t>{3}));
+
+  r.entry = sample_step("g1", 4);
+  r.after_seq = 4;  // a rewind must go back
+  EXPECT_EQ(rewind(*store, r).error->kind, Kind::kConflict);
+  r.game_id = "nope";
+  r.after_seq = 1;
+  EXPECT_FALSE(rewind(*store, r).ok());
+  EXPECT_EQ(load_steps(*store, "g1").value.size(), 3u);
+}
+
 }  // namespace
 }  // namespace galloper::persistence
