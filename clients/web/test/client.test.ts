@@ -359,6 +359,65 @@ describe("GalloperClient reconnect", () => {
   });
 });
 
+describe("GalloperClient game requests", () => {
+  it("re-joins with the resume token and the last sequence; EventsSince comes as a push", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const pushes: string[] = [];
+    client.onPush((e) => pushes.push(e.body.case ?? ""));
+    const p = client.joinGame("g1", "resume-tok", 42n);
+    const req = net.current.last();
+    expect(req.body.case).toBe("joinGame");
+    if (req.body.case !== "joinGame") return;
+    expect(req.body.value).toMatchObject({ gameId: "g1", token: "resume-tok", lastSequence: 42n });
+    net.current.serverSend({ correlationId: req.correlationId, body: { case: "joined", value: { gameId: "g1", seat: "red/army", resumeToken: "next" } } });
+    net.current.serverSend({ correlationId: 0n, body: { case: "eventsSince", value: { gameId: "g1", events: [{ sequence: 43n }] } } });
+    await expect(p).resolves.toMatchObject({ resumeToken: "next" });
+    expect(pushes).toEqual(["eventsSince"]);
+  });
+
+  it("sends umpire actions with their reason, and shows the server's refusal as sent", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const p = client.umpireAction("g1", "lunch", { case: "forceResolve", value: {} });
+    const req = net.current.last();
+    expect(req.body.case).toBe("umpireAction");
+    if (req.body.case !== "umpireAction") return;
+    expect(req.body.value.reason).toBe("lunch");
+    expect(req.body.value.action.case).toBe("forceResolve");
+    net.current.serverSend({
+      correlationId: req.correlationId,
+      body: { case: "error", value: { code: ErrorCode.PERMISSION_DENIED, message: "only the umpire may force_resolve; you hold red/army" } },
+    });
+    const err = await p.catch((e: GalloperError) => e);
+    expect(err).toBeInstanceOf(GalloperError);
+    expect((err as GalloperError).describe()).toBe("PERMISSION_DENIED: only the umpire may force_resolve; you hold red/army");
+  });
+
+  it("creates a game with settings, chats and lists the audit trail", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    void client.createGame("demo", "t", { stepDeadlineSeconds: 60, maxPlayerPauses: 2 }).catch(() => {});
+    let req = net.current.last();
+    expect(req.body.case === "createGame" && req.body.value.settings?.stepDeadlineSeconds).toBe(60);
+    void client.sendChat("g1", 3, "psst", "red/army").catch(() => {});
+    req = net.current.last();
+    expect(req.body.case === "sendChat" && [req.body.value.channel, req.body.value.toSeat]).toEqual([3, "red/army"]);
+    const audit = client.listAudit("g1");
+    req = net.current.last();
+    expect(req.body.case).toBe("listAudit");
+    net.current.serverSend({
+      correlationId: req.correlationId,
+      body: { case: "auditTrail", value: { entries: [{ seat: "umpire", action: "pause", reason: "tea", step: 3n }] } },
+    });
+    await expect(audit).resolves.toMatchObject({ entries: [{ action: "pause", reason: "tea" }] });
+    client.close();
+  });
+});
+
 describe("helpers", () => {
   it("backoff grows, is capped, and keeps at least half the ceiling", () => {
     const hi = { ...noJitter, random: () => 1 };

@@ -6,7 +6,7 @@
 // server said AnswerAccepted (or AnswersLocked defaulted it), and a refusal
 // carries the server's own words.
 import type { Answer, Decision, Event, OrderStep } from "@gen/galloper/v1/game_pb";
-import type { DecisionsOwed, SeatStatus, StepResolved } from "@gen/galloper/v1/protocol_pb";
+import type { DecisionsOwed, EventsSince, SeatStatus, StepResolved } from "@gen/galloper/v1/protocol_pb";
 
 // An order step as the editor holds it: plain fields, `to` split into x/y so
 // a half-typed point is representable.
@@ -78,6 +78,7 @@ export type PlayAction =
   | { type: "answersLocked"; step: bigint; defaulted: string[] }
   | { type: "lockRefused"; reason: string; decisionId?: string }
   | { type: "stepResolved"; resolved: StepResolved }
+  | { type: "eventsSince"; since: EventsSince }
   | { type: "errorPush"; code: string; message: string }
   | { type: "editDraft"; decisionId: string; steps: DraftStep[] };
 
@@ -136,6 +137,14 @@ export function playReducer(state: PlayState, action: PlayAction): PlayState {
       const base = { ...state, events, notice: "" };
       return r.next ? applyOwed(base, r.next) : { ...base, decisions: [], answered: {}, drafts: {}, refused: {}, locked: false };
     }
+    case "eventsSince": {
+      // After a (re)join: what the seat missed. Events it already has (it saw
+      // them before the connection dropped) are not added twice.
+      const s = action.since;
+      if (state.gameId && s.gameId && s.gameId !== state.gameId) return state;
+      const events = mergeEvents(state.events, s.events);
+      return events === state.events ? state : { ...state, events };
+    }
     case "errorPush":
       // The server reopened the step: every seat may revise and lock again.
       return { ...state, locked: false, locking: false, notice: `${action.code}: ${action.message}` };
@@ -179,10 +188,10 @@ function applyOwed(state: PlayState, owed: DecisionsOwed): PlayState {
 }
 
 // Events accumulate across steps; a repeated sequence number is dropped.
-function mergeEvents(have: Event[], incoming: readonly Event[]): Event[] {
+export function mergeEvents(have: Event[], incoming: readonly Event[]): Event[] {
   if (incoming.length === 0) return have;
   const seen = new Set(have.map((e) => e.sequence));
-  const add = incoming.filter((e) => !seen.has(e.sequence));
+  const add = incoming.filter((e) => !seen.has(e.sequence) && (seen.add(e.sequence), true));
   if (add.length === 0) return have;
   return [...have, ...add].sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
 }

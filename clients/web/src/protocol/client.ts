@@ -9,12 +9,18 @@ import {
   ErrorCode,
   type AnswerAccepted,
   type AnswersLocked,
+  type AuditTrail,
+  type ChatChannel,
+  type ChatSent,
   type Envelope,
   type GameCreated,
   type GameList,
   type Joined,
   type ScenarioList,
+  type UmpireDone,
   type Welcome,
+  type GameSettingsSchema,
+  type UmpireActionSchema,
 } from "@gen/galloper/v1/protocol_pb";
 import type { Answer, GameView } from "@gen/galloper/v1/game_pb";
 import { backoffDelay, defaultBackoff, type BackoffOptions } from "./backoff";
@@ -135,16 +141,39 @@ export class GalloperClient {
     return this.request({ case: "listGames", value: {} }, "gameList");
   }
 
-  createGame(scenarioName: string, title: string): Promise<GameCreated> {
+  createGame(scenarioName: string, title: string, settings?: MessageInitShape<typeof GameSettingsSchema>): Promise<GameCreated> {
     return this.request(
-      { case: "createGame", value: { source: { case: "scenarioName", value: scenarioName }, title } },
+      {
+        case: "createGame",
+        value: { source: { case: "scenarioName", value: scenarioName }, title, ...(settings ? { settings } : {}) },
+      },
       "gameCreated",
     );
   }
 
   // `token` is an invite token or, after a reconnect, the resume token.
-  joinGame(gameId: string, token: string): Promise<Joined> {
-    return this.request({ case: "joinGame", value: { gameId, token } }, "joined");
+  // `lastSequence`: the last event this page accounted for (0 on a first
+  // join); the server follows Joined with EventsSince, the events after it.
+  joinGame(gameId: string, token: string, lastSequence = 0n): Promise<Joined> {
+    return this.request({ case: "joinGame", value: { gameId, token, lastSequence } }, "joined");
+  }
+
+  // Every umpire action carries a reason (the audit trail); players may send
+  // pause and resume only, which the server enforces.
+  umpireAction(
+    gameId: string,
+    reason: string,
+    action: NonNullable<MessageInitShape<typeof UmpireActionSchema>["action"]>,
+  ): Promise<UmpireDone> {
+    return this.request({ case: "umpireAction", value: { gameId, reason, action } }, "umpireDone");
+  }
+
+  listAudit(gameId: string): Promise<AuditTrail> {
+    return this.request({ case: "listAudit", value: { gameId } }, "auditTrail");
+  }
+
+  sendChat(gameId: string, channel: ChatChannel, text: string, toSeat = ""): Promise<ChatSent> {
+    return this.request({ case: "sendChat", value: { gameId, channel, text, toSeat } }, "chatSent");
   }
 
   // Answers one decision for the seat this connection holds (again to revise,

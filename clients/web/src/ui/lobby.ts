@@ -1,7 +1,17 @@
 // The lobby: bundled scenarios, games on this server, "Create game" and the
 // invite links it returns (shown once: the server keeps only their hashes).
-import type { GameCreated, GameSummary, ScenarioInfo } from "@gen/galloper/v1/protocol_pb";
+import { toJsonString } from "@bufbuild/protobuf";
+import { GameSettingsSchema, type GameCreated, type GameSummary, type ScenarioInfo } from "@gen/galloper/v1/protocol_pb";
 import type { GalloperClient } from "../protocol/client";
+import {
+  MISSED_CHOICES,
+  MODE_CHOICES,
+  VISION_CHOICES,
+  WEBHOOK_CHOICES,
+  defaultSettingsForm,
+  settingsFromForm,
+  type SettingsForm,
+} from "../game/settings";
 import { clear, h } from "./dom";
 import { inviteUrl, joinHash, parseRoute } from "./route";
 import { describeError, errorBox, type Shell } from "./shell";
@@ -20,6 +30,7 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
     "data-testid": "title",
   });
   const description = h("p", { class: "scenario-description" });
+  const settings = settingsFields();
   const createButton = h("button", { type: "submit", class: "primary", "data-testid": "create-game" }, "Create game");
   const form = h(
     "form",
@@ -28,6 +39,7 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
     scenarioSelect,
     h("label", { for: "title" }, "Title"),
     titleInput,
+    settings.root,
     createButton,
   );
   const invitesSection = h("section", { class: "card invites", hidden: true, "data-testid": "invites" });
@@ -112,12 +124,25 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
     ev.preventDefault();
     errors.clear();
     const title = titleInput.value.trim() || scenarioSelect.selectedOptions[0]?.textContent || "Untitled game";
+    const built = settingsFromForm(settings.read());
+    if (!built.ok) {
+      errors.show(built.message);
+      settings.focus(built.field);
+      return;
+    }
     createButton.disabled = true;
     run(
       client
-        .createGame(scenarioSelect.value, title)
+        .createGame(scenarioSelect.value, title, built.settings)
         .then((created) => {
           if (!alive) return;
+          // This browser remembers the settings it created the game with, for
+          // the game page (the server does not send them to a seat yet).
+          try {
+            localStorage.setItem(settingsKey(created.gameId), toJsonString(GameSettingsSchema, built.settings));
+          } catch {
+            /* storage full or disabled: the page says it does not know them */
+          }
           renderInvites(invitesSection, created, title);
           invitesSection.hidden = false;
           invitesSection.scrollIntoView?.({ block: "nearest" });
@@ -143,6 +168,57 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
 
   return () => {
     alive = false;
+  };
+}
+
+export const settingsKey = (gameId: string) => `galloper.settings.${gameId}`;
+
+// The create form's settings: collapsed, defaults as the server's.
+function settingsFields(): { root: HTMLElement; read: () => SettingsForm; focus: (field: keyof SettingsForm) => void } {
+  const inputs = {} as Record<keyof SettingsForm, HTMLInputElement | HTMLSelectElement>;
+  const select = (key: keyof SettingsForm, choices: [string, string, unknown][]) => {
+    const el = h("select", { id: `set-${key}`, name: key, "data-testid": `setting-${key}` });
+    for (const [value, label] of choices) el.append(h("option", { value }, label));
+    el.value = defaultSettingsForm[key];
+    inputs[key] = el;
+    return el;
+  };
+  const input = (key: keyof SettingsForm, attrs: Record<string, string | number>) => {
+    const el = h("input", { id: `set-${key}`, name: key, "data-testid": `setting-${key}`, value: defaultSettingsForm[key], ...attrs });
+    inputs[key] = el;
+    return el;
+  };
+  const row = (key: keyof SettingsForm, label: string, control: HTMLElement, hint = "") => [
+    h("label", { for: `set-${key}` }, label),
+    h("div", { class: "setting-control" }, control, hint ? h("span", { class: "muted setting-hint" }, hint) : null),
+  ];
+  const root = h(
+    "details",
+    { class: "settings-box", "data-testid": "settings-box" },
+    h("summary", {}, "Game settings"),
+    h(
+      "div",
+      { class: "settings-grid" },
+      ...row("mode", "Play", select("mode", MODE_CHOICES)),
+      ...row("vision", "Vision", select("vision", VISION_CHOICES)),
+      ...row("stepDeadlineMinutes", "Step deadline", input("stepDeadlineMinutes", { type: "number", min: 0, step: "any", placeholder: "none" }), "minutes; empty: none"),
+      ...row("graceSeconds", "Grace", input("graceSeconds", { type: "number", min: 0, step: 1, placeholder: "0" }), "seconds after the deadline"),
+      ...row("missedDeadline", "Missed deadline", select("missedDeadline", MISSED_CHOICES)),
+      ...row("spectatorDelayTurns", "Spectator delay", input("spectatorDelayTurns", { type: "number", min: 0, step: 1, placeholder: "0" }), "turns"),
+      ...row("spectatorSide", "Spectators see as", input("spectatorSide", { type: "text", placeholder: "empty: the umpire's view" }), "a side id"),
+      ...row("maxPlayerPauses", "Pauses per player", input("maxPlayerPauses", { type: "number", min: 0, step: 1, placeholder: "0" })),
+      ...row("maxPauseMinutes", "Longest pause", input("maxPauseMinutes", { type: "number", min: 0, step: "any", placeholder: "no limit" }), "minutes"),
+      ...row("webhookUrl", "Webhook", input("webhookUrl", { type: "url", placeholder: "https://… (optional)" })),
+      ...row("webhookFormat", "Webhook format", select("webhookFormat", WEBHOOK_CHOICES)),
+    ),
+  );
+  return {
+    root,
+    read: () => Object.fromEntries(Object.entries(inputs).map(([k, el]) => [k, el.value])) as unknown as SettingsForm,
+    focus: (field) => {
+      root.open = true;
+      inputs[field]?.focus();
+    },
   };
 }
 

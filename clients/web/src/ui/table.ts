@@ -2,12 +2,13 @@
 // key, unit details), what the seat owes (orders panel), who still owes
 // answers (seats bar) and what happened (event log), following everything the
 // server pushes. After a dropped connection it re-joins with the resume token.
-import { create } from "@bufbuild/protobuf";
+import { create, fromJsonString } from "@bufbuild/protobuf";
 import { AnswerSchema, type Decision, type GameView, type UnitView } from "@gen/galloper/v1/game_pb";
 import { Knowledge } from "@gen/galloper/v1/game_pb";
 import type { GalloperClient } from "../protocol/client";
 import { GalloperError } from "../protocol/errors";
-import { ErrorCode, type Envelope } from "@gen/galloper/v1/protocol_pb";
+import { ErrorCode, GameSettingsSchema, type Envelope, type GameSettings, type Joined } from "@gen/galloper/v1/protocol_pb";
+import { initialLife, lifeReducer, type LifeAction, type LifeState } from "../game/life";
 import { renderLegend } from "../map/legend";
 import { placementOf, previewPath } from "../map/preview";
 import { sideColour, KNOWLEDGE_CLASS } from "../map/style";
@@ -21,8 +22,14 @@ import {
   type PlayAction,
   type PlayState,
 } from "../play/state";
+import { ChatPanel } from "./chatPanel";
 import { clear, h } from "./dom";
 import { EventLog } from "./eventLog";
+import { GameInfo } from "./gameInfo";
+import { settingsKey } from "./lobby";
+import { NoticeBanner } from "./noticeBanner";
+import { RevealScreen } from "./revealScreen";
+import { UmpireConsole } from "./umpireConsole";
 import { OrdersPanel, editorDatalists } from "./ordersPanel";
 import { SeatsBar } from "./seatsBar";
 import { describeError, errorBox, type Shell } from "./shell";
@@ -35,6 +42,11 @@ export interface GalloperDebug {
   lastView: GameView | null;
   play: PlayState;
   namedIds: string[];
+  life: LifeState;
+  // The page's protocol client, for the console (and the browser tests that
+  // check the server refuses what the UI would not send).
+  client: GalloperClient;
+  gameId: string;
 }
 declare global {
   interface Window {
@@ -54,6 +66,8 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   let seat = "";
   let alive = true;
   let play: PlayState = initialPlayState(gameId);
+  let life: LifeState = initialLife(gameId);
+  const knownSeats = new Set<string>();
   // The decision the player last worked on: its subject's order is previewed.
   let activeDecision: string | null = null;
 
@@ -78,6 +92,19 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   const seatsBar = new SeatsBar();
   const eventLog = new EventLog((id) => selectOnMap(id));
   const datalists = h("div", { hidden: true });
+  const reveal = new RevealScreen();
+  const banner = new NoticeBanner(() => reveal.show());
+  const chat = new ChatPanel({
+    send: async (channel, text, toSeat) => {
+      await client.sendChat(gameId, channel, text, toSeat);
+    },
+  });
+  const umpire = new UmpireConsole({
+    act: (r) => client.umpireAction(gameId, r.reason, r.action),
+    audit: () => client.listAudit(gameId),
+  });
+  const info = new GameInfo();
+  const umpireBox = h("details", { class: "umpire-box", open: true, hidden: true }, h("summary", {}, "Umpire and pauses"), umpire.root);
 
   const detailsBox = h(
     "details",
@@ -89,7 +116,10 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     "aside",
     { class: "side-panel", "aria-label": "Orders and details" },
     orders.root,
+    umpireBox,
+    h("details", { class: "chat-box", open: true }, h("summary", {}, "Chat"), chat.root),
     detailsBox,
+    h("details", { class: "game-info-box" }, h("summary", {}, "Game settings and dice"), info.root),
     h("details", { class: "unit-list-box" }, h("summary", {}, "Units in view"), unitList),
     legendSlot,
     datalists,
@@ -115,12 +145,14 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     { class: "table-page" },
     skip,
     errors.el,
+    banner.root,
     seatsBar.root,
     h("div", { class: "table-layout" }, map.root, panel, eventLog.root),
   );
   clear(shell.main);
-  shell.main.append(page);
+  shell.main.append(page, reveal.root);
   renderPlay();
+  renderLife();
 
   function showDetails(u: UnitView | undefined): void {
     clear(details);
@@ -131,6 +163,8 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   function render(v: GameView): void {
     view = v;
     if (v.seat) seat = v.seat;
+    dispatchLife({ type: "view", view: v });
+    setSeat(seat);
     renderHeader();
     document.title = `${v.title || "Game"} — ${seat} — Galloper`;
     map.update(v);
@@ -173,7 +207,58 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     eventLog.render(play.events, view);
     renderHeader();
     updateOverlay();
-    window.galloper = { seat, lastView: view, play, namedIds: [...namedIds(play)] };
+    for (const s of play.owing) knownSeats.add(s);
+    chat.setKnownSeats([...knownSeats].sort());
+    exposeDebug();
+  }
+
+  function exposeDebug(): void {
+    window.galloper = { seat, lastView: view, play, namedIds: [...namedIds(play)], life, client, gameId };
+  }
+
+  // ---- Notices, chat, the end ----
+
+  function dispatchLife(action: LifeAction): void {
+    const before = life;
+    life = lifeReducer(life, action);
+    if (life !== before) renderLife();
+  }
+
+  function renderLife(): void {
+    banner.render(life);
+    info.renderLife(life);
+    chat.render(life.chat, seat);
+    for (const m of life.chat) knownSeats.add(m.fromSeat);
+    reveal.render(life, gameId);
+    exposeDebug();
+  }
+
+  function setSeat(s: string): void {
+    if (!s) return;
+    chat.setSeat(s);
+    umpire.setSeat(s);
+    umpireBox.hidden = s === "spectator" || s === "";
+    umpireBox.querySelector("summary")!.textContent = s === "umpire" ? "Umpire console" : "Pause";
+  }
+
+  // The settings in force: as the server sends them where it does, else as
+  // this browser created the game with them.
+  function showSettings(joined: Joined): void {
+    const sent = (joined as unknown as { settings?: GameSettings }).settings ?? (joined.view as unknown as { settings?: GameSettings } | undefined)?.settings;
+    if (sent) {
+      info.renderSettings(sent, "");
+      return;
+    }
+    try {
+      const stored = localStorage.getItem(settingsKey(gameId));
+      if (stored) {
+        info.renderSettings(fromJsonString(GameSettingsSchema, stored), "As this game was created from this browser (the server does not send a seat its game's settings yet).");
+        return;
+      }
+    } catch {
+      /* unreadable: fall through */
+    }
+    info.renderSettings(undefined, "");
   }
 
   function selectOnMap(id: string): void {
@@ -238,7 +323,25 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
         dispatch({ type: "seatStatus", status: b.value });
         break;
       case "stepResolved":
-        if (!b.value.gameId || b.value.gameId === gameId) dispatch({ type: "stepResolved", resolved: b.value });
+        if (!b.value.gameId || b.value.gameId === gameId) {
+          dispatch({ type: "stepResolved", resolved: b.value });
+          dispatchLife({ type: "events", events: b.value.events });
+        }
+        break;
+      case "eventsSince":
+        if (!b.value.gameId || b.value.gameId === gameId) {
+          dispatch({ type: "eventsSince", since: b.value });
+          dispatchLife({ type: "eventsSince", since: b.value });
+        }
+        break;
+      case "notice":
+        if (!b.value.gameId || b.value.gameId === gameId) {
+          dispatchLife({ type: "notice", notice: b.value, at: Date.now() });
+          umpire.refreshAudit();
+        }
+        break;
+      case "chat":
+        if (!b.value.gameId || b.value.gameId === gameId) dispatchLife({ type: "chat", message: b.value });
         break;
       case "error": {
         const code = ErrorCode[b.value.code]?.replace(/^ERROR_CODE_/, "") ?? String(b.value.code);
@@ -266,13 +369,34 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     }
   }
 
+  // Joins (or re-joins) the seat, asking for the events after the last one
+  // this page accounted for: the server answers Joined, then DecisionsOwed,
+  // SeatStatus and EventsSince (merged by sequence: nothing twice).
   async function join(token: string): Promise<void> {
-    const joined = await client.joinGame(gameId, token);
+    dispatchLife({ type: "joining" });
+    const joined = await client.joinGame(gameId, token, life.lastSequence);
     if (!alive) return;
     seat = joined.seat;
     if (joined.resumeToken) sessionStorage.setItem(resumeKey(gameId), joined.resumeToken);
     errors.clear();
+    showSettings(joined);
     if (joined.view) render(joined.view);
+    else setSeat(seat);
+  }
+
+  // A resume token the server no longer knows (it restarted) gives way to
+  // the invite.
+  async function rejoin(): Promise<void> {
+    const resume = sessionStorage.getItem(resumeKey(gameId));
+    if (resume && resume !== inviteToken) {
+      try {
+        await join(resume);
+        return;
+      } catch (e) {
+        if (!(e instanceof GalloperError && e.code === ErrorCode.BAD_TOKEN)) throw e;
+      }
+    }
+    await join(inviteToken);
   }
 
   const offPush = client.onPush((env) => {
@@ -282,8 +406,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     if (alive && (!v.gameId || v.gameId === gameId)) render(v);
   });
   const offReconnect = client.onReconnected(() => {
-    const resume = sessionStorage.getItem(resumeKey(gameId));
-    join(resume ?? inviteToken).catch((e) => alive && errors.show(`Could not rejoin: ${describeError(e)}`));
+    rejoin().catch((e) => alive && errors.show(`Could not rejoin: ${describeError(e)}`));
   });
 
   join(inviteToken)
@@ -308,6 +431,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     offView();
     if (window.galloper?.play.gameId === gameId) delete window.galloper;
     offReconnect();
+    banner.destroy();
     map.destroy();
   };
 }

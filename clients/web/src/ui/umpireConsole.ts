@@ -1,0 +1,202 @@
+// The umpire console: pause, resume, force resolve, set the deadline,
+// broadcast, end the game, rewind, each with the reason the audit trail
+// needs, and the audit trail itself. A player's page shows the same console
+// with pause and resume only (the server enforces the limits and says why it
+// refuses; the console shows its Error as sent).
+import type { AuditEntry, AuditTrail, UmpireDone } from "@gen/galloper/v1/protocol_pb";
+import { actionsFor, umpireRequest, type UmpireForm, type UmpireRequest } from "../game/umpire";
+import { clear, h } from "./dom";
+import { describeError } from "./shell";
+
+export interface UmpireCallbacks {
+  act(request: UmpireRequest): Promise<UmpireDone>;
+  audit(): Promise<AuditTrail>;
+}
+
+const DONE_TEXT: Record<string, string> = {
+  pause: "The game is paused.",
+  resume: "Play resumes.",
+  force_resolve: "The step was forced.",
+  set_deadline: "The deadline is set.",
+  broadcast: "Broadcast sent.",
+  end_game: "The game is over.",
+  rewind: "Rewound.",
+};
+
+export class UmpireConsole {
+  readonly root: HTMLElement;
+  private readonly action: HTMLSelectElement;
+  private readonly reason: HTMLInputElement;
+  private readonly fields: Record<"deadline" | "text" | "result" | "toStep", { wrap: HTMLElement; input: HTMLInputElement | HTMLTextAreaElement }>;
+  private readonly submitButton: HTMLButtonElement;
+  private readonly outcome: HTMLElement;
+  private readonly auditBox: HTMLElement;
+  private readonly auditBody: HTMLTableSectionElement;
+  private readonly auditEmpty: HTMLElement;
+  private readonly auditError: HTMLElement;
+  private readonly title: HTMLElement;
+  private seat = "";
+
+  constructor(private readonly cb: UmpireCallbacks) {
+    this.action = h("select", { "data-testid": "umpire-action", "aria-label": "Action" });
+    this.reason = h("input", { type: "text", maxlength: 500, placeholder: "why (goes into the audit trail)", "data-testid": "umpire-reason", "aria-label": "Reason" });
+    const field = (key: string, label: string, input: HTMLInputElement | HTMLTextAreaElement) => ({
+      wrap: h("label", { class: "field umpire-field", "data-field": key, hidden: true }, label, input),
+      input,
+    });
+    this.fields = {
+      deadline: field(
+        "deadline",
+        "Deadline: minutes from now, or a date-time (empty clears)",
+        h("input", { type: "text", placeholder: "e.g. 30 or 2025-06-01T18:00", "data-testid": "umpire-deadline" }),
+      ),
+      text: field("text", "Message to everyone", h("textarea", { rows: 2, maxlength: 2000, "data-testid": "umpire-text" })),
+      result: field("result", "Result (shown to everyone)", h("input", { type: "text", maxlength: 500, "data-testid": "umpire-result-text" })),
+      toStep: field("toStep", "Step to return to", h("input", { type: "number", min: 0, step: 1, "data-testid": "umpire-to-step" })),
+    };
+    this.submitButton = h("button", { type: "submit", class: "primary small", "data-testid": "umpire-submit" }, "Do it");
+    this.outcome = h("p", { class: "umpire-outcome", role: "status", "data-testid": "umpire-outcome", hidden: true });
+    const form = h(
+      "form",
+      { class: "umpire-form", "aria-label": "Umpire action" },
+      h("label", { class: "field" }, "Action", this.action),
+      ...Object.values(this.fields).map((f) => f.wrap),
+      h("label", { class: "field" }, "Reason (required)", this.reason),
+      h("div", { class: "umpire-row" }, this.submitButton),
+      this.outcome,
+    );
+    this.action.addEventListener("change", () => this.syncFields());
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.submit();
+    });
+
+    this.auditBody = h("tbody");
+    this.auditEmpty = h("p", { class: "muted" }, "No umpire actions yet.");
+    this.auditError = h("p", { class: "refusal", role: "alert", hidden: true });
+    const refresh = h("button", { type: "button", class: "small", "data-testid": "audit-refresh" }, "Refresh");
+    refresh.addEventListener("click", () => void this.loadAudit());
+    this.auditBox = h(
+      "div",
+      { class: "audit", hidden: true },
+      h("div", { class: "card-head" }, h("h3", {}, "Audit trail"), refresh),
+      h(
+        "div",
+        { class: "audit-scroll" },
+        h(
+          "table",
+          { class: "audit-table", "data-testid": "audit-table" },
+          h("thead", {}, h("tr", {}, ...["Time", "Seat", "Action", "Step", "Reason", "Detail"].map((t) => h("th", { scope: "col" }, t)))),
+          this.auditBody,
+        ),
+      ),
+      this.auditEmpty,
+      this.auditError,
+    );
+    this.title = h("h2", { id: "umpire-title" }, "Umpire");
+    this.root = h(
+      "section",
+      { class: "umpire-console", "data-testid": "umpire-console", "aria-labelledby": "umpire-title" },
+      this.title,
+      form,
+      this.auditBox,
+    );
+  }
+
+  setSeat(seat: string): void {
+    if (seat === this.seat) return;
+    this.seat = seat;
+    const umpire = seat === "umpire";
+    this.root.dataset.role = umpire ? "umpire" : "player";
+    this.title.textContent = umpire ? "Umpire console" : "Pause the game";
+    clear(this.action);
+    for (const a of actionsFor(seat)) this.action.append(h("option", { value: a.kind }, a.label));
+    this.syncFields();
+    this.auditBox.hidden = !umpire;
+    if (umpire) void this.loadAudit();
+  }
+
+  // After a notice: the trail has a new line (the umpire's page only).
+  refreshAudit(): void {
+    if (this.seat === "umpire") void this.loadAudit();
+  }
+
+  private syncFields(): void {
+    const kind = this.action.value;
+    const wanted: Record<string, keyof typeof this.fields> = { setDeadline: "deadline", broadcast: "text", endGame: "result", rewind: "toStep" };
+    for (const [k, f] of Object.entries(this.fields)) f.wrap.hidden = wanted[kind] !== k;
+  }
+
+  private form(): UmpireForm {
+    return {
+      kind: this.action.value,
+      reason: this.reason.value,
+      deadline: this.fields.deadline.input.value,
+      text: this.fields.text.input.value,
+      result: this.fields.result.input.value,
+      toStep: this.fields.toStep.input.value,
+    };
+  }
+
+  private async submit(): Promise<void> {
+    const built = umpireRequest(this.form(), Date.now());
+    if (!built.ok) {
+      this.show("refused", built.message);
+      const target = built.field === "reason" ? this.reason : built.field in this.fields ? this.fields[built.field as keyof typeof this.fields].input : this.action;
+      target.focus();
+      return;
+    }
+    this.submitButton.disabled = true;
+    this.show("sending", "Sending…");
+    try {
+      const done = await this.cb.act(built.request);
+      this.show("done", DONE_TEXT[done.action] ?? `Done: ${done.action}.`);
+      this.reason.value = "";
+      for (const f of Object.values(this.fields)) f.input.value = "";
+      this.refreshAudit();
+    } catch (e) {
+      this.show("refused", describeError(e));
+    } finally {
+      this.submitButton.disabled = false;
+    }
+  }
+
+  private show(state: "sending" | "done" | "refused", text: string): void {
+    this.outcome.hidden = false;
+    this.outcome.dataset.state = state;
+    this.outcome.className = `umpire-outcome ${state === "refused" ? "refusal" : "muted"}`;
+    this.outcome.setAttribute("role", state === "refused" ? "alert" : "status");
+    this.outcome.textContent = text;
+  }
+
+  private async loadAudit(): Promise<void> {
+    try {
+      const trail = await this.cb.audit();
+      this.auditError.hidden = true;
+      renderAudit(this.auditBody, trail.entries);
+      this.auditEmpty.hidden = trail.entries.length > 0;
+    } catch (e) {
+      this.auditError.textContent = describeError(e);
+      this.auditError.hidden = false;
+    }
+  }
+}
+
+function renderAudit(body: HTMLTableSectionElement, entries: readonly AuditEntry[]): void {
+  clear(body);
+  for (const e of entries) {
+    const at = e.atUnix ? new Date(Number(e.atUnix) * 1000).toLocaleString() : "";
+    body.append(
+      h(
+        "tr",
+        { "data-action": e.action, "data-seat": e.seat },
+        h("td", {}, at),
+        h("td", {}, e.seat),
+        h("td", {}, e.action),
+        h("td", {}, String(e.step)),
+        h("td", { class: "audit-reason" }, e.reason),
+        h("td", {}, e.action === "set_deadline" && /^\d+$/.test(e.detail) && e.detail !== "0" ? new Date(Number(e.detail) * 1000).toLocaleString() : e.detail),
+      ),
+    );
+  }
+}

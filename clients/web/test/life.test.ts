@@ -1,0 +1,120 @@
+import { describe, expect, it } from "vitest";
+import { create } from "@bufbuild/protobuf";
+import { EventSchema, GameViewSchema } from "@gen/galloper/v1/game_pb";
+import { ChatChannel, ChatMessageSchema, EventsSinceSchema, GameNoticeSchema, StepResolvedSchema } from "@gen/galloper/v1/protocol_pb";
+import { channelLabel, channelsFor, countdown, initialLife, lifeReducer, type LifeAction, type LifeState } from "../src/game/life";
+import { initialPlayState, playReducer } from "../src/play/state";
+
+const G = "g1";
+const view = (sequence: number, extra: Record<string, unknown> = {}) =>
+  create(GameViewSchema, { gameId: G, sequence: BigInt(sequence), seedCommitment: "abc", ...extra });
+const ev = (sequence: number) => create(EventSchema, { sequence: BigInt(sequence), text: `e${sequence}`, step: 1n });
+const chat = (sequence: number, text = `m${sequence}`) =>
+  create(ChatMessageSchema, { gameId: G, sequence: BigInt(sequence), fromSeat: "red/army", channel: ChatChannel.ALL, text });
+const since = (events: number[], chats: number[] = []) =>
+  create(EventsSinceSchema, { gameId: G, events: events.map(ev), chat: chats.map((c) => chat(c)) });
+const run = (actions: LifeAction[], from: LifeState = initialLife(G)) => actions.reduce(lifeReducer, from);
+
+describe("sequence bookkeeping for reconnects", () => {
+  it("counts a joined view's sequence only once EventsSince has come", () => {
+    let s = run([{ type: "joining" }, { type: "view", view: view(7) }]);
+    expect(s.lastSequence).toBe(0n); // the events before 7 are still on their way
+    s = lifeReducer(s, { type: "eventsSince", since: since([]) });
+    expect(s.lastSequence).toBe(7n);
+    expect(s.syncing).toBe(false);
+  });
+
+  it("follows events and later views", () => {
+    const s = run([
+      { type: "joining" },
+      { type: "view", view: view(3) },
+      { type: "eventsSince", since: since([]) },
+      { type: "events", events: [ev(4), ev(6)] },
+      { type: "view", view: view(6) },
+    ]);
+    expect(s.lastSequence).toBe(6n);
+    // A view never moves it back.
+    expect(lifeReducer(s, { type: "view", view: view(2) }).lastSequence).toBe(6n);
+  });
+
+  it("a drop before EventsSince does not skip the missed events", () => {
+    let s = run([{ type: "joining" }, { type: "view", view: view(3) }, { type: "eventsSince", since: since([]) }]);
+    expect(s.lastSequence).toBe(3n);
+    // Re-join: Joined carries view 9, then the socket drops before EventsSince.
+    s = run([{ type: "joining" }, { type: "view", view: view(9) }], s);
+    expect(s.lastSequence).toBe(3n);
+    // The next re-join asks from 3 again and gets 4..9.
+    s = run([{ type: "joining" }, { type: "view", view: view(9) }, { type: "eventsSince", since: since([4, 5, 9]) }], s);
+    expect(s.lastSequence).toBe(9n);
+  });
+
+  it("merges EventsSince into the play state without duplicating events", () => {
+    let p = initialPlayState(G);
+    p = playReducer(p, { type: "stepResolved", resolved: create(StepResolvedSchema, { gameId: G, step: 1n, events: [ev(1), ev(2)] }) });
+    // Reconnect: the server resends from the page's last sequence (or more).
+    p = playReducer(p, { type: "eventsSince", since: since([2, 3, 3, 4]) });
+    expect(p.events.map((e) => e.sequence)).toEqual([1n, 2n, 3n, 4n]);
+    const same = playReducer(p, { type: "eventsSince", since: since([1, 4]) });
+    expect(same).toBe(p);
+  });
+});
+
+describe("chat", () => {
+  it("keeps each message once, in sequence order, from pushes and history", () => {
+    const s = run([
+      { type: "chat", message: chat(2) },
+      { type: "eventsSince", since: since([], [1, 2, 3]) },
+      { type: "chat", message: chat(3) },
+    ]);
+    expect(s.chat.map((m) => m.text)).toEqual(["m1", "m2", "m3"]);
+  });
+
+  it("ignores another game's messages", () => {
+    const other = create(ChatMessageSchema, { gameId: "g2", sequence: 1n, text: "x" });
+    expect(run([{ type: "chat", message: other }]).chat).toEqual([]);
+  });
+
+  it("offers the umpire a private line to a seat, players their side and wing", () => {
+    expect(channelsFor("umpire").map((c) => c.key)).toEqual(["all", "to_seat", "wing"]);
+    expect(channelsFor("umpire").find((c) => c.key === "to_seat")).toMatchObject({ channel: ChatChannel.UMPIRE, toSeat: true });
+    expect(channelsFor("red/army").map((c) => c.channel)).toEqual([ChatChannel.ALL, ChatChannel.SIDE, ChatChannel.WING, ChatChannel.UMPIRE]);
+    expect(channelLabel(create(ChatMessageSchema, { channel: ChatChannel.SIDE, side: "red" }))).toBe("side red");
+    expect(channelLabel(create(ChatMessageSchema, { channel: ChatChannel.UMPIRE, toSeat: "red/army" }))).toBe("to red/army");
+  });
+});
+
+describe("notices", () => {
+  const notice = (kind: string, extra: Record<string, unknown> = {}) =>
+    ({ type: "notice", notice: create(GameNoticeSchema, { gameId: G, kind, text: `${kind}!`, ...extra }), at: 1 }) as LifeAction;
+
+  it("tracks the pause and the deadline the notices carry", () => {
+    let s = run([notice("paused", { paused: true, deadlineUnix: 100n })]);
+    expect(s.paused).toBe(true);
+    expect(s.deadlineUnix).toBe(100);
+    s = lifeReducer(s, notice("resumed", { paused: false, deadlineUnix: 160n }));
+    expect(s.paused).toBe(false);
+    expect(s.deadlineUnix).toBe(160);
+    expect(s.notices.map((n) => n.kind)).toEqual(["paused", "resumed"]);
+  });
+
+  it("records the end: result and seed", () => {
+    const s = run([{ type: "view", view: view(1) }, notice("ended", { seedHex: "00ff" })]);
+    expect(s).toMatchObject({ ended: true, result: "ended!", seedHex: "00ff", commitment: "abc", deadlineUnix: 0 });
+  });
+
+  it("remembers the first commitment and flags a different one", () => {
+    const s = run([{ type: "view", view: view(1) }, { type: "view", view: view(2, { seedCommitment: "xyz" }) }]);
+    expect(s.commitment).toBe("abc");
+    expect(s.commitmentChanged).toBe("xyz");
+  });
+
+  it("counts down to a deadline", () => {
+    const now = 1_000_000_000_000;
+    expect(countdown(0, now)).toBe("");
+    expect(countdown(now / 1000 - 5, now)).toBe("passed");
+    expect(countdown(now / 1000 + 9, now)).toBe("9 s");
+    expect(countdown(now / 1000 + 249, now)).toBe("4 min 09 s");
+    expect(countdown(now / 1000 + 7500, now)).toBe("2 h 05 min");
+    expect(countdown(now / 1000 + 90000, now)).toBe("1 d 1 h");
+  });
+});

@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { MissedDeadline, PlayMode, Vision, WebhookFormat } from "@gen/galloper/v1/protocol_pb";
+import { defaultSettingsForm, describeSettings, formatDuration, settingsFromForm } from "../src/game/settings";
+
+describe("settings form -> GameSettings", () => {
+  it("leaves the server's defaults for an untouched form", () => {
+    const r = settingsFromForm(defaultSettingsForm);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings.mode).toBe(PlayMode.ALTERNATE);
+    expect(r.settings.vision).toBe(Vision.SIDE_SHARED);
+    expect(r.settings.stepDeadlineSeconds).toBe(0);
+    expect(r.settings.missedDeadline).toBe(MissedDeadline.HOLD);
+    expect(r.settings.maxPlayerPauses).toBe(0);
+    expect(r.settings.webhooks).toEqual([]);
+  });
+
+  it("fills every field, minutes to seconds", () => {
+    const r = settingsFromForm({
+      mode: "simultaneous",
+      vision: "wing_only",
+      stepDeadlineMinutes: "90",
+      graceSeconds: "30",
+      missedDeadline: "standing_orders",
+      spectatorDelayTurns: "2",
+      spectatorSide: " red ",
+      maxPlayerPauses: "3",
+      maxPauseMinutes: "1.5",
+      webhookUrl: "https://example.org/hook",
+      webhookFormat: "discord",
+    });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const s = r.settings;
+    expect(s.mode).toBe(PlayMode.SIMULTANEOUS);
+    expect(s.vision).toBe(Vision.WING_ONLY);
+    expect(s.stepDeadlineSeconds).toBe(5400);
+    expect(s.graceSeconds).toBe(30);
+    expect(s.missedDeadline).toBe(MissedDeadline.STANDING_ORDERS);
+    expect(s.spectatorDelayTurns).toBe(2);
+    expect(s.spectatorSide).toBe("red");
+    expect(s.maxPlayerPauses).toBe(3);
+    expect(s.maxPauseSeconds).toBe(90);
+    expect(s.webhooks.map((w) => [w.url, w.format])).toEqual([["https://example.org/hook", WebhookFormat.DISCORD]]);
+  });
+
+  it("names the field it cannot read", () => {
+    expect(settingsFromForm({ ...defaultSettingsForm, graceSeconds: "-1" })).toMatchObject({ ok: false, field: "graceSeconds" });
+    expect(settingsFromForm({ ...defaultSettingsForm, stepDeadlineMinutes: "soon" })).toMatchObject({ ok: false, field: "stepDeadlineMinutes" });
+    expect(settingsFromForm({ ...defaultSettingsForm, mode: "chaos" })).toMatchObject({ ok: false, field: "mode" });
+    expect(settingsFromForm({ ...defaultSettingsForm, webhookUrl: "ftp://x" })).toMatchObject({ ok: false, field: "webhookUrl" });
+    expect(settingsFromForm({ ...defaultSettingsForm, maxPlayerPauses: "99999999999" })).toMatchObject({ ok: false, field: "maxPlayerPauses" });
+  });
+
+  it("describes the settings in force", () => {
+    const r = settingsFromForm({ ...defaultSettingsForm, stepDeadlineMinutes: "61", maxPlayerPauses: "2", maxPauseMinutes: "10" });
+    if (!r.ok) throw new Error(r.message);
+    const rows = Object.fromEntries(describeSettings(r.settings).map((x) => [x.key, x.value]));
+    expect(rows.deadline).toBe("1 h 1 min");
+    expect(rows.pauses).toBe("2 each, up to 10 min");
+    expect(rows.vision).toBe("Side shared");
+    expect(rows.spectators).toBe("live, seeing the umpire's view");
+    expect(formatDuration(0)).toBe("none");
+    expect(formatDuration(45)).toBe("45 s");
+  });
+});

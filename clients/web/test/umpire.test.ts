@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { actionsFor, parseDeadline, umpireRequest, type UmpireForm } from "../src/game/umpire";
+
+const form = (over: Partial<UmpireForm>): UmpireForm => ({ kind: "pause", reason: "", deadline: "", text: "", result: "", toStep: "", ...over });
+const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
+
+describe("umpire console requests", () => {
+  it("refuses a blank reason before sending anything", () => {
+    for (const kind of ["pause", "resume", "forceResolve", "broadcast", "endGame"]) {
+      expect(umpireRequest(form({ kind, reason: "   ", text: "x", result: "x" }), NOW)).toMatchObject({ ok: false, field: "reason" });
+    }
+  });
+
+  it("builds each action with its reason", () => {
+    expect(umpireRequest(form({ kind: "pause", reason: " tea " }), NOW)).toEqual({ ok: true, request: { reason: "tea", action: { case: "pause", value: {} } } });
+    expect(umpireRequest(form({ kind: "forceResolve", reason: "late" }), NOW)).toMatchObject({ ok: true, request: { action: { case: "forceResolve" } } });
+    expect(umpireRequest(form({ kind: "broadcast", reason: "r", text: " Rain " }), NOW)).toMatchObject({
+      ok: true,
+      request: { action: { case: "broadcast", value: { text: "Rain" } } },
+    });
+    expect(umpireRequest(form({ kind: "endGame", reason: "r", result: "Allied victory" }), NOW)).toMatchObject({
+      ok: true,
+      request: { action: { case: "endGame", value: { result: "Allied victory" } } },
+    });
+    expect(umpireRequest(form({ kind: "rewind", reason: "r", toStep: "7" }), NOW)).toMatchObject({
+      ok: true,
+      request: { action: { case: "rewind", value: { toStep: 7n } } },
+    });
+    expect(umpireRequest(form({ kind: "setDeadline", reason: "r", deadline: "30" }), NOW)).toMatchObject({
+      ok: true,
+      request: { action: { case: "setDeadline", value: { deadlineUnix: BigInt(NOW / 1000 + 1800) } } },
+    });
+  });
+
+  it("asks for the field an action needs", () => {
+    expect(umpireRequest(form({ kind: "broadcast", reason: "r" }), NOW)).toMatchObject({ ok: false, field: "text" });
+    expect(umpireRequest(form({ kind: "endGame", reason: "r" }), NOW)).toMatchObject({ ok: false, field: "result" });
+    expect(umpireRequest(form({ kind: "rewind", reason: "r", toStep: "-1" }), NOW)).toMatchObject({ ok: false, field: "toStep" });
+    expect(umpireRequest(form({ kind: "setDeadline", reason: "r", deadline: "next week" }), NOW)).toMatchObject({ ok: false, field: "deadline" });
+  });
+
+  it("reads deadlines as minutes from now, a date-time, or nothing", () => {
+    expect(parseDeadline("", NOW)).toBe(0);
+    expect(parseDeadline("0", NOW)).toBe(0);
+    expect(parseDeadline("1.5", NOW)).toBe(NOW / 1000 + 90);
+    expect(parseDeadline("2025-01-01T13:00:00Z", NOW)).toBe(NOW / 1000 + 3600);
+    expect(parseDeadline("??", NOW)).toBeNull();
+  });
+
+  it("offers players pause and resume only", () => {
+    expect(actionsFor("red/army").map((a) => a.kind)).toEqual(["pause", "resume"]);
+    expect(actionsFor("umpire").map((a) => a.kind)).toEqual(["pause", "resume", "forceResolve", "setDeadline", "broadcast", "endGame", "rewind"]);
+  });
+});
