@@ -148,7 +148,9 @@ export function watchPage(page, label, problems) {
 }
 
 // The lobby creates the demo game; returns the invites as the page lists them.
-export async function createDemoGame(browser, base, title, problems) {
+// `settings`: create-form fields to set, by name (the `setting-<name>` test
+// ids, e.g. { maxPlayerPauses: "1", vision: "wing_only" }).
+export async function createDemoGame(browser, base, title, problems, settings = {}) {
   const organiser = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   await loopbackOnly(organiser);
   const lobby = await organiser.newPage();
@@ -156,11 +158,75 @@ export async function createDemoGame(browser, base, title, problems) {
   await lobby.goto(`${base}/`);
   await lobby.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
   await lobby.locator('[data-testid="title"]').fill(title);
+  if (Object.keys(settings).length > 0) {
+    await lobby.locator('[data-testid="settings-box"] > summary').click();
+    for (const [name, value] of Object.entries(settings)) {
+      const field = lobby.locator(`[data-testid="setting-${name}"]`);
+      if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
+      else await field.fill(value);
+    }
+  }
   await lobby.locator('[data-testid="create-game"]').click();
   const inviteItems = lobby.locator('[data-testid="invites"] li[data-seat]');
   await inviteItems.first().waitFor({ timeout: 15_000 });
   const invites = await inviteItems.evaluateAll((els) =>
     els.map((el) => ({ seat: el.getAttribute("data-seat"), url: el.getAttribute("data-invite-url") })),
   );
-  return { organiser, lobby, invites };
+  const gameId = await lobby.locator('[data-testid="invites"]').getAttribute("data-game-id");
+  const commitment = await lobby.locator('[data-testid="invites"] code').first().innerText();
+  return { organiser, lobby, invites, gameId, commitment };
+}
+
+// Opens a seat's invite in its own browser context (or `context`) and waits
+// until the table shows the seat and what it owes.
+export async function openTable(browser, invite, problems, { context, viewport = { width: 1366, height: 900 }, initScript } = {}) {
+  const ctx = context ?? (await browser.newContext({ viewport }));
+  if (!context) await loopbackOnly(ctx);
+  if (initScript) await ctx.addInitScript(initScript);
+  const page = await ctx.newPage();
+  watchPage(page, invite.seat, problems);
+  await page.goto(invite.url);
+  await page.locator('svg[data-testid="table-map"] g.unit').first().waitFor({ timeout: 15_000 });
+  await page.waitForFunction(
+    () => window.galloper && window.galloper.play.step !== null && window.galloper.play.seatStatusStep !== null && !window.galloper.life.syncing,
+    null,
+    { timeout: 10_000 },
+  );
+  return { seat: invite.seat, context: ctx, page };
+}
+
+export const sideOf = (seat) => (seat.includes("/") ? seat.split("/")[0] : "");
+
+// One invite per side (the army's where there is one).
+export function onePerSide(invites) {
+  const sides = [...new Set(invites.map((i) => sideOf(i.seat)).filter(Boolean))];
+  return sides.map((side) => {
+    const ofSide = invites.filter((i) => sideOf(i.seat) === side);
+    return ofSide.find((i) => /\/army$/.test(i.seat)) ?? ofSide[0];
+  });
+}
+
+// Sends one umpire-console action from a page and waits for its outcome
+// ("done" or "refused"); returns [state, text].
+export async function umpireAct(page, { action, reason = "", deadline, text, result, toStep }) {
+  const con = page.locator('[data-testid="umpire-console"]');
+  await con.locator('[data-testid="umpire-action"]').selectOption(action);
+  if (deadline !== undefined) await con.locator('[data-testid="umpire-deadline"]').fill(deadline);
+  if (text !== undefined) await con.locator('[data-testid="umpire-text"]').fill(text);
+  if (result !== undefined) await con.locator('[data-testid="umpire-result-text"]').fill(result);
+  if (toStep !== undefined) await con.locator('[data-testid="umpire-to-step"]').fill(String(toStep));
+  await con.locator('[data-testid="umpire-reason"]').fill(reason);
+  const outcome = con.locator('[data-testid="umpire-outcome"]');
+  // Clear the previous outcome so the wait sees this one.
+  await outcome.evaluate((el) => {
+    el.hidden = true;
+    el.dataset.state = "";
+  });
+  await con.locator('[data-testid="umpire-submit"]').click();
+  await page.waitForFunction(
+    () => ["done", "refused"].includes(document.querySelector('[data-testid="umpire-outcome"]')?.dataset.state ?? ""),
+    null,
+    { timeout: 10_000 },
+  );
+  return [await outcome.getAttribute("data-state"), await outcome.innerText()];
 }

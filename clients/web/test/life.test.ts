@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { EventSchema, GameViewSchema } from "@gen/galloper/v1/game_pb";
-import { ChatChannel, ChatMessageSchema, EventsSinceSchema, GameNoticeSchema, StepResolvedSchema } from "@gen/galloper/v1/protocol_pb";
+import { ChatChannel, ChatMessageSchema, DecisionsOwedSchema, EventsSinceSchema, GameNoticeSchema, StepResolvedSchema } from "@gen/galloper/v1/protocol_pb";
 import { channelLabel, channelsFor, countdown, initialLife, lifeReducer, type LifeAction, type LifeState } from "../src/game/life";
 import { initialPlayState, playReducer } from "../src/play/state";
 
@@ -56,6 +56,21 @@ describe("sequence bookkeeping for reconnects", () => {
     expect(p.events.map((e) => e.sequence)).toEqual([1n, 2n, 3n, 4n]);
     const same = playReducer(p, { type: "eventsSince", since: since([1, 4]) });
     expect(same).toBe(p);
+  });
+});
+
+describe("rewind", () => {
+  it("a view behind the open step resets what the seat owes, keeping the events", () => {
+    let p = initialPlayState(G);
+    p = playReducer(p, { type: "stepResolved", resolved: create(StepResolvedSchema, { gameId: G, step: 4n, events: [ev(1)], next: { gameId: G, step: 5n } }) });
+    expect(p.step).toBe(5n);
+    expect(playReducer(p, { type: "viewStep", step: 5n })).toBe(p);
+    const back = playReducer(p, { type: "viewStep", step: 2n });
+    expect(back.step).toBeNull();
+    expect(back.events.map((e) => e.sequence)).toEqual([1n]);
+    // The DecisionsOwed that follows a rewind applies.
+    const owed = playReducer(back, { type: "decisions", owed: create(DecisionsOwedSchema, { gameId: G, step: 2n }) });
+    expect(owed.step).toBe(2n);
   });
 });
 

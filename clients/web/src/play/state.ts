@@ -79,6 +79,7 @@ export type PlayAction =
   | { type: "lockRefused"; reason: string; decisionId?: string }
   | { type: "stepResolved"; resolved: StepResolved }
   | { type: "eventsSince"; since: EventsSince }
+  | { type: "viewStep"; step: bigint }
   | { type: "errorPush"; code: string; message: string }
   | { type: "editDraft"; decisionId: string; steps: DraftStep[] };
 
@@ -145,6 +146,15 @@ export function playReducer(state: PlayState, action: PlayAction): PlayState {
       const events = mergeEvents(state.events, s.events);
       return events === state.events ? state : { ...state, events };
     }
+    case "viewStep":
+      // A view whose open step is behind this state's: the umpire rewound the
+      // game. What the seat owes (and who owes what) starts again from the
+      // DecisionsOwed and SeatStatus that follow; the events stay.
+      if (state.step === null || action.step >= state.step) return state;
+      return {
+        ...initialPlayState(state.gameId),
+        events: state.events,
+      };
     case "errorPush":
       // The server reopened the step: every seat may revise and lock again.
       return { ...state, locked: false, locking: false, notice: `${action.code}: ${action.message}` };

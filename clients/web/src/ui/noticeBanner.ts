@@ -17,7 +17,7 @@ export class NoticeBanner {
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(showReveal: () => void) {
-    this.paused = h("span", { class: "flag flag-paused", "data-testid": "paused-flag", hidden: true }, "⏸ Paused");
+    this.paused = h("span", { class: "flag flag-paused", "data-testid": "paused-flag", hidden: true }, "Paused");
     this.deadline = h("span", { class: "flag flag-deadline", "data-testid": "deadline-countdown", hidden: true });
     this.latest = h("span", { class: "notice-latest", "data-testid": "notice-latest" });
     this.earlierList = h("ol", { class: "notice-earlier", "data-testid": "notice-list" });
@@ -79,7 +79,7 @@ export class NoticeBanner {
     this.deadline.hidden = false;
     this.deadline.dataset.deadlineUnix = String(life.deadlineUnix);
     this.deadline.title = `The step closes at ${at}`;
-    this.deadline.textContent = life.paused ? `⏱ Deadline held while paused (${left})` : `⏱ Step closes in ${left}`;
+    this.deadline.textContent = life.paused ? `Deadline held while paused (${left})` : `Step closes in ${left}`;
   }
 }
 

@@ -164,6 +164,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     view = v;
     if (v.seat) seat = v.seat;
     dispatchLife({ type: "view", view: v });
+    if (v.step) dispatch({ type: "viewStep", step: v.step });
     setSeat(seat);
     renderHeader();
     document.title = `${v.title || "Game"} — ${seat} — Galloper`;

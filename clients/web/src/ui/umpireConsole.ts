@@ -185,7 +185,7 @@ export class UmpireConsole {
 function renderAudit(body: HTMLTableSectionElement, entries: readonly AuditEntry[]): void {
   clear(body);
   for (const e of entries) {
-    const at = e.atUnix ? new Date(Number(e.atUnix) * 1000).toLocaleString() : "";
+    const at = e.atUnix ? new Date(Number(e.atUnix) * 1000).toLocaleString(undefined, { dateStyle: "short", timeStyle: "medium" }) : "";
     body.append(
       h(
         "tr",
