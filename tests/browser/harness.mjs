@@ -94,11 +94,15 @@ export async function startHarness(name) {
   const base = `http://127.0.0.1:${port}`;
   const logPath = path.join(env.artifacts, `server-${name}.log`);
   const log = createWriteStream(logPath);
-  const server = spawn(env.bin, ["serve", "--listen", `127.0.0.1:${port}`, "--data", dataDir, "--static-dir", env.staticDir], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  server.stdout.pipe(log);
-  server.stderr.pipe(log);
+  const spawnServer = () => {
+    const proc = spawn(env.bin, ["serve", "--listen", `127.0.0.1:${port}`, "--data", dataDir, "--static-dir", env.staticDir], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    proc.stdout.pipe(log, { end: false });
+    proc.stderr.pipe(log, { end: false });
+    return proc;
+  };
+  let server = spawnServer();
   let browser;
   try {
     await waitHealthy(base, server, logPath);
@@ -111,24 +115,36 @@ export async function startHarness(name) {
     throw e;
   }
 
+  async function stopServer() {
+    if (server.exitCode !== null || server.signalCode !== null) return;
+    server.kill("SIGTERM");
+    await new Promise((r) => {
+      const t = setTimeout(() => {
+        server.kill("SIGKILL");
+        r();
+      }, 5000);
+      server.once("exit", () => {
+        clearTimeout(t);
+        r();
+      });
+    });
+  }
+
+  // Stops the server and, once `whileDown` (if any) has run, starts it again
+  // on the same port with the same data: the games come back from the store.
+  async function restartServer(whileDown) {
+    await stopServer();
+    if (whileDown) await whileDown();
+    server = spawnServer();
+    await waitHealthy(base, server, logPath);
+  }
+
   async function stop() {
     await browser?.close().catch(() => {});
-    if (server.exitCode === null) {
-      server.kill("SIGTERM");
-      await new Promise((r) => {
-        const t = setTimeout(() => {
-          server.kill("SIGKILL");
-          r();
-        }, 5000);
-        server.once("exit", () => {
-          clearTimeout(t);
-          r();
-        });
-      });
-    }
+    await stopServer();
     rmSync(dataDir, { recursive: true, force: true });
   }
-  return { base, browser, logPath, stop };
+  return { base, browser, logPath, stop, restartServer };
 }
 
 // Keep every request on loopback: anything else is refused in the browser.

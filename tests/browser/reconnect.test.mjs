@@ -133,3 +133,48 @@ test("a dropped socket reconnects, re-joins from its last sequence and shows not
   for (const p of [red, witness]) await p.context.close();
   await organiser.close();
 });
+
+test("the server restarts: pages reconnect, re-join and carry on with nothing twice", async () => {
+  const problems = [];
+  const { browser, base, restartServer } = harness;
+  const { organiser, invites } = await createDemoGame(browser, base, "Restart test", problems);
+  const umpireInvite = invites.find((i) => i.seat === "umpire");
+  const [redInvite] = onePerSide(invites);
+  const umpire = await openTable(browser, umpireInvite, problems, { context: organiser });
+  const red = await openTable(browser, redInvite, problems);
+
+  let [state, text] = await umpireAct(umpire.page, { action: "forceResolve", reason: "before the restart" });
+  assert.equal(state, "done", text);
+  await red.page.waitForFunction(() => window.galloper.play.events.length > 0, null, { timeout: 15_000 });
+  await red.page.locator('[data-testid="chat-text"]').fill("see you after the restart");
+  await red.page.locator('[data-testid="chat-send"]').click();
+  await umpire.page.waitForFunction(() => document.querySelectorAll('[data-testid="chat-list"] li').length === 1, null, { timeout: 10_000 });
+  const before = await logOf(red.page);
+
+  await restartServer(async () => {
+    for (const p of [umpire, red]) await p.page.locator('.conn[data-state="reconnecting"]').waitFor({ timeout: 10_000 });
+  });
+  for (const p of [umpire, red]) {
+    await p.page.locator('.conn[data-state="open"]').waitFor({ timeout: 30_000 });
+    await p.page.waitForFunction(() => !window.galloper.life.syncing && window.galloper.play.step !== null, null, { timeout: 15_000 });
+  }
+  const after = await logOf(red.page);
+  assert.deepEqual(after.held, before.held, "the same events after the restart, none twice");
+  assert.deepEqual(after.dom, after.held, "the log shows them once");
+  assert.deepEqual(after.chat, before.chat, "the same chat, none twice");
+  assert.equal(await red.page.locator('[data-field="seat"]').innerText().then((t) => t.includes(redInvite.seat)), true, "the same seat");
+  assert.equal(await red.page.locator('[role="alert"].error-box:not([hidden])').count(), 0, "no rejoin error shown");
+
+  // Play goes on with the restarted server.
+  [state, text] = await umpireAct(umpire.page, { action: "forceResolve", reason: "after the restart" });
+  assert.equal(state, "done", text);
+  await red.page.waitForFunction((n) => window.galloper.play.events.length > n, after.held.length, { timeout: 15_000 });
+  const final = await logOf(red.page);
+  assert.ok(unique(final.dom), `no duplicates: ${final.dom.join(",")}`);
+  assert.deepEqual(final.dom, final.held);
+
+  const unexpected = problems.filter((p) => !/WebSocket connection to .* failed|ERR_CONNECTION_REFUSED/.test(p));
+  assert.deepEqual(unexpected, [], "no page errors or console errors (other than the refused connections while down)");
+  await red.context.close();
+  await organiser.close();
+});
