@@ -58,14 +58,38 @@ test("the umpire ends the game: every page shows the result, the seed and a veri
   }
 
   // A few forced steps, so there are events (and dice) to look back on.
+  const stepsOpened = [];
   for (let i = 0; i < 3; i++) {
     const stepBefore = await umpire.page.evaluate(() => String(window.galloper.play.step));
+    stepsOpened.push(stepBefore);
     const [state, text] = await umpireAct(umpire.page, { action: "forceResolve", reason: `step ${i + 1} for the test` });
     if (state !== "done") {
       console.log(`note: force resolve refused: ${text}`);
       break;
     }
     await umpire.page.waitForFunction((s) => String(window.galloper.play.step) !== s, stepBefore, { timeout: 15_000 });
+  }
+
+  // --- Rewind to the second step forced: the pages go back, told by a notice. ---
+  if (stepsOpened.length >= 2) {
+    const to = stepsOpened[1];
+    const [state, text] = await umpireAct(umpire.page, { action: "rewind", reason: "a misread rule", toStep: to });
+    if (state === "done") {
+      for (const p of [red, blue]) {
+        await p.page.locator('[data-testid="notice-latest"][data-kind="rewound"]').waitFor({ timeout: 10_000 });
+        await p.page.waitForFunction((s) => String(window.galloper.play.step) === s, to, { timeout: 10_000 });
+        const log = await p.page.evaluate(() => [...document.querySelectorAll('[data-testid="event-list"] li.event')].map((e) => e.dataset.sequence));
+        assert.equal(new Set(log).size, log.length, `${p.seat}: no event twice after the rewind`);
+      }
+      assert.equal(await red.page.locator('[data-testid="orders-panel"]').getAttribute("data-step"), to, "the orders panel is back at that step");
+      // Play goes on from there.
+      const [s2, t2] = await umpireAct(umpire.page, { action: "forceResolve", reason: "replay the step" });
+      assert.equal(s2, "done", t2);
+      await red.page.waitForFunction((s) => String(window.galloper.play.step) !== s, to, { timeout: 15_000 });
+    } else {
+      assert.match(text, /^[A-Z_]+: /, `the server's refusal is shown: ${text}`);
+      console.log(`note: rewind refused: ${text}`);
+    }
   }
 
   // --- History: step through the turns and phases, dice shown. ---
