@@ -24,6 +24,8 @@ export class ChatPanel {
   private readonly text: HTMLTextAreaElement;
   private readonly sendButton: HTMLButtonElement;
   private readonly error: HTMLElement;
+  private readonly form: HTMLFormElement;
+  private readonly readOnly: HTMLElement;
   private choices: ChannelChoice[] = [];
   private seat = "";
   private shown = 0;
@@ -38,14 +40,15 @@ export class ChatPanel {
     this.text = h("textarea", { rows: 2, maxlength: MAX_CHAT, placeholder: "Message", "data-testid": "chat-text", "aria-label": "Message" });
     this.sendButton = h("button", { type: "submit", class: "primary small", "data-testid": "chat-send" }, "Send");
     this.error = h("p", { class: "refusal", role: "alert", hidden: true, "data-testid": "chat-error" });
-    const form = h(
+    const form = (this.form = h(
       "form",
       { class: "chat-form", "aria-label": "Write a message" },
       h("div", { class: "chat-row" }, h("label", { class: "field" }, "Channel", this.channel), this.toSeatField),
       this.text,
       h("div", { class: "chat-row" }, this.sendButton),
       this.error,
-    );
+    ));
+    this.readOnly = h("p", { class: "muted", hidden: true }, "Spectators read the messages to everyone; they do not write.");
     this.channel.addEventListener("change", () => this.syncChannel());
     this.text.addEventListener("keydown", (e) => {
       // Enter sends; Shift+Enter starts a new line.
@@ -64,6 +67,7 @@ export class ChatPanel {
       h("h2", { id: "chat-title" }, "Chat"),
       h("div", { class: "chat-scroll", role: "log", "aria-label": "Chat messages", "aria-live": "polite", tabindex: 0 }, this.empty, this.list),
       form,
+      this.readOnly,
     );
   }
 
@@ -71,6 +75,8 @@ export class ChatPanel {
   setSeat(seat: string): void {
     if (seat === this.seat) return;
     this.seat = seat;
+    this.form.hidden = seat === "spectator";
+    this.readOnly.hidden = seat !== "spectator";
     this.choices = channelsFor(seat);
     clear(this.channel);
     for (const c of this.choices) this.channel.append(h("option", { value: c.key }, c.label));
