@@ -154,6 +154,21 @@ test("umpire console, player limits, settings and chat", async () => {
   assert.ok(!brief.some((r) => r[2] === "I am bored" || r[2] === "again"), "refused actions are not in the trail");
   await shot(umpire.page, "audit");
 
+  // --- The umpire moves the deadline: every page counts down to the new one. ---
+  [state, text] = await umpireAct(umpire.page, { action: "setDeadline", reason: "more time for orders", deadline: "90" });
+  assert.equal(state, "done", text);
+  for (const p of [red, blue]) {
+    await waitBanner(p.page, "deadline", "more time for orders");
+    await p.page.waitForFunction(
+      () => /Step closes in 1 h (29|30) min/.test(document.querySelector('[data-testid="deadline-countdown"]')?.textContent ?? ""),
+      null,
+      { timeout: 5000 },
+    );
+  }
+  [state, text] = await umpireAct(umpire.page, { action: "setDeadline", reason: "bad", deadline: "whenever" });
+  assert.equal(state, "refused");
+  assert.match(text, /deadline/i, "a deadline the page cannot read is refused before sending");
+
   // --- Chat. ---
   const redSide = redInvite.seat.split("/")[0];
   await sendChat(red.page, "side", `${redSide} only: flank them at dawn`);
