@@ -60,6 +60,8 @@ struct OrderStep {
   std::string unit;      // "reassign": the brigade, gun or command re-assigned
   std::string wing;      // "reassign": the destination wing
   std::string command;   // "reassign": the destination command (empty: wing level, guns only)
+
+  friend bool operator==(const OrderStep&, const OrderStep&) = default;
 };
 
 struct Answer {

@@ -23,4 +23,10 @@ std::vector<std::size_t> Game::visible_events(const std::vector<Event>&, std::st
   return {};
 }
 
+std::vector<std::uint8_t> Game::snapshot() const { return {}; }
+
+Result<std::unique_ptr<Game>> Game::from_snapshot(std::span<const std::uint8_t>) const {
+  return reject("snapshot_unsupported", "snapshots are not supported by this ruleset; replay the game's log instead");
+}
+
 }  // namespace galloper::rules

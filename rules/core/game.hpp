@@ -4,9 +4,12 @@
 // A Game is a value: the server holds one per room, asks it questions and
 // replaces it with the next state a resolution returns. Implementations are
 // pure: no I/O, no clocks, no threads, no globals; dice come in from outside.
+// A game can also be written as a snapshot (bytes, rules/core/bytes.hpp) and
+// rebuilt from one on its initial state, so loading need not replay the log.
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -173,6 +176,19 @@ class Game {
   // state. Public events reach everyone; the umpire learns of all.
   virtual std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                                   const ViewSettings& settings) const;
+
+  // ---- Snapshots (loading fast; the log stays the record). ----
+  // A self-contained encoding of this state except the seed (a snapshot is
+  // derived data and never carries the secret). Byte-identical for equal states.
+  // Defaults (game.cpp): snapshots are not supported by this ruleset (empty
+  // bytes; from_snapshot refuses with "snapshot_unsupported").
+  virtual std::vector<std::uint8_t> snapshot() const;
+  // The game `bytes` (from snapshot()) encode, built on THIS game's seed; call it
+  // on the game's initial state. Rejection (code "snapshot_damaged",
+  // "snapshot_version", "snapshot_ruleset" or "snapshot_other_game") with a reason a
+  // person can act on when the bytes are damaged/truncated, from another format
+  // version, another ruleset, or another scenario. Never crashes, never reads out of bounds.
+  virtual Result<std::unique_ptr<Game>> from_snapshot(std::span<const std::uint8_t> bytes) const;
 };
 
 }  // namespace galloper::rules

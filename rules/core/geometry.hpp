@@ -193,6 +193,8 @@ struct OrientedRect {
   // The same rectangle moved `distance` along its facing (negative: backwards).
   OrientedRect advanced(double distance) const;
   OrientedRect translated(Vec2 d) const;
+
+  friend bool operator==(const OrientedRect&, const OrientedRect&) = default;
 };
 
 // Edge-to-edge distance between footprints (0 if touching or overlapping).

@@ -37,6 +37,8 @@ struct MoraleCause {
   // brigade still on the table is measured where it stands in the Morale phase.
   OrientedRect where;
   std::uint32_t turn = 0;
+
+  friend bool operator==(const MoraleCause&, const MoraleCause&) = default;
 };
 
 // ---- The end of the game (victory.hpp) ----
@@ -47,6 +49,8 @@ struct GameResult {
   std::string reason;  // "army_broken", "turn_limit", "umpire"
   std::vector<std::string> broken;  // armies broken at the end
   std::vector<std::uint32_t> points;  // objective points per army, in state order
+
+  friend bool operator==(const GameResult&, const GameResult&) = default;
 };
 
 // ---- After combat (after_combat.hpp) ----
@@ -77,6 +81,8 @@ struct AfterCombatEntry {
   std::uint32_t round = 0;           // who decides when: 0 first, 1 second (RULINGS AC2)
   double ground = 0;                 // take the position: how far forward the abandoned position reaches
   bool executed = false;
+
+  friend bool operator==(const AfterCombatEntry&, const AfterCombatEntry&) = default;
 };
 
 struct AfterCombatState {
@@ -89,6 +95,8 @@ struct AfterCombatState {
   std::uint32_t move_turn = 0;
   std::uint32_t move_half = 0;
   std::vector<std::string> retire_choices;  // retiring brigades asked: continue or remain
+
+  friend bool operator==(const AfterCombatState&, const AfterCombatState&) = default;
 };
 
 inline void hash_rect(Hasher& h, const OrientedRect& r) {

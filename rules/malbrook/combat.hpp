@@ -61,6 +61,8 @@ BandCost band_cost(CombatBand band, bool charged_a_outrance);
 struct CombatModifier {
   std::string why;
   int dice = 0;
+
+  friend bool operator==(const CombatModifier&, const CombatModifier&) = default;
 };
 
 // One brigade's part in a combat.
@@ -82,6 +84,8 @@ struct CombatBrigade {
   bool destroyed = false;
   // What the table lets it do now (after_combat.hpp); one entry: it must.
   std::vector<AfterAction> options;
+
+  friend bool operator==(const CombatBrigade&, const CombatBrigade&) = default;
 };
 
 struct CombatSide {
@@ -99,6 +103,8 @@ struct CombatSide {
   bool a_outrance = false;  // ... à l'outrance
   bool cavalry = false;     // every brigade of the side is cavalry
   bool foot = false;        // some brigade of the side is foot
+
+  friend bool operator==(const CombatSide&, const CombatSide&) = default;
 };
 
 struct CombatResult {
@@ -111,6 +117,8 @@ struct CombatResult {
   CombatBand band_b = CombatBand::kInconclusive;
   std::string loser;   // army with the lower result; empty when equal
   bool pursuit = false;  // a pursuit charge (pursuit_charge)
+
+  friend bool operator==(const CombatResult&, const CombatResult&) = default;
 };
 
 // ---- What the phase keeps between its steps ----
@@ -137,6 +145,8 @@ struct ChargeDeclaration {
   std::vector<int> faces;
   double inches = 0;
   std::string contacted;     // whom it reached (empty: failed to contact)
+
+  friend bool operator==(const ChargeDeclaration&, const ChargeDeclaration&) = default;
 };
 
 // A charged brigade's response ("Charge Responses").
@@ -146,6 +156,8 @@ struct ResponseRecord {
   std::string brigade;
   ChargeResponse response = ChargeResponse::kStand;
   std::string against;  // the charger it responds to (counter-charge, evade, refuse)
+
+  friend bool operator==(const ResponseRecord&, const ResponseRecord&) = default;
 };
 
 // A charge that failed to contact: next turn it tests and may have to charge again.
@@ -153,6 +165,8 @@ struct FailedCharge {
   std::string charger;
   std::string target;
   std::uint32_t turn = 0;  // the turn it failed
+
+  friend bool operator==(const FailedCharge&, const FailedCharge&) = default;
 };
 
 // Flanking musketry owed ("Flanking musketry"): rolled in the combat phase of
@@ -162,6 +176,8 @@ struct FlankingFire {
   std::string firer;   // the enemy foot
   std::uint32_t turn = 0;
   bool rolled = false;
+
+  friend bool operator==(const FlankingFire&, const FlankingFire&) = default;
 };
 
 struct CombatState {
@@ -175,6 +191,8 @@ struct CombatState {
   std::vector<FailedCharge> failed;
   std::vector<FlankingFire> flanking;
   std::uint32_t next_id = 1;
+
+  friend bool operator==(const CombatState&, const CombatState&) = default;
 };
 
 // The umpire's rulings on advantage of ground: brigade id -> has it (true) or

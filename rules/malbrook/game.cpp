@@ -7,6 +7,7 @@
 
 #include "rules/malbrook/seats.hpp"
 #include "rules/malbrook/setup.hpp"
+#include "rules/malbrook/snapshot.hpp"
 #include "rules/malbrook/view.hpp"
 
 namespace galloper::rules::malbrook {
@@ -61,6 +62,14 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
     if (shown) out.push_back(i);
   }
   return out;
+}
+
+std::vector<std::uint8_t> MalbrookGame::snapshot() const { return encode_snapshot(state_); }
+
+Result<std::unique_ptr<Game>> MalbrookGame::from_snapshot(std::span<const std::uint8_t> bytes) const {
+  auto restored = restore_snapshot(state_, bytes);
+  if (!restored) return restored.error();
+  return std::unique_ptr<Game>(std::make_unique<MalbrookGame>(std::move(restored).value()));
 }
 
 std::unique_ptr<Game> make_game(const ScenarioSpec& spec, const Seed& seed) {

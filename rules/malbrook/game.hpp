@@ -40,6 +40,11 @@ class MalbrookGame final : public Game {
   std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                           const ViewSettings& settings) const override;
 
+  // Snapshots (snapshot.hpp): the whole state but the seed and the terrain,
+  // which from_snapshot takes from this (initial) game.
+  std::vector<std::uint8_t> snapshot() const override;
+  Result<std::unique_ptr<Game>> from_snapshot(std::span<const std::uint8_t> bytes) const override;
+
  private:
   GameState state_;
 };

@@ -39,6 +39,8 @@ struct MoveDeclaration {
   std::vector<int> faces;    // the AvD faces, then the D6 face
   double allowance = 0;      // inches, after inspiration and doubling
   bool executed = false;
+
+  friend bool operator==(const MoveDeclaration&, const MoveDeclaration&) = default;
 };
 
 // Stamped with the turn and half of the phase it belongs to: a stamp that
@@ -50,6 +52,8 @@ struct MovementState {
   std::vector<MoveDeclaration> declarations;
   std::vector<std::string> skirmishers;  // dismounted dragoons offered a skirmish withdrawal
   std::vector<std::string> threats;      // threats[i]: the formed enemy brigade approaching skirmishers[i]
+
+  friend bool operator==(const MovementState&, const MovementState&) = default;
 };
 
 // A brigade's (or gun's) most recent move, for "repeat last move".
@@ -59,6 +63,8 @@ struct LastMove {
   std::uint32_t avd = 0;
   bool d6 = false;
   std::vector<OrderStep> steps;
+
+  friend bool operator==(const LastMove&, const LastMove&) = default;
 };
 
 inline void hash_order_step(Hasher& h, const OrderStep& s) {

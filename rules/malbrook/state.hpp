@@ -106,6 +106,8 @@ struct Brigade {
   std::uint32_t morale_dps = 0;
   std::uint32_t combat_turn = 0;  // the last turn it was in combat ("not in combat that turn")
   std::string pursuing;           // Status::kPursuing: the brigade it pursues
+
+  friend bool operator==(const Brigade&, const Brigade&) = default;
 };
 
 struct Gun {
@@ -138,6 +140,8 @@ struct Gun {
   std::uint32_t bombarded_turn = 0;  // turn of its last bombardment-phase shot (0: never)
   bool bombarded_close = false;      // ... and whether that shot was at close range
   std::string crew_with;             // abandoned, crew alive: the brigade sheltering the crew marker
+
+  friend bool operator==(const Gun&, const Gun&) = default;
 };
 
 struct Leader {
@@ -159,12 +163,16 @@ struct Leader {
   // "Lieutenant Generals and Marshals may normally take two actions ...
   // Major Generals normally only one", +/-1 for superior/incompetent leaders.
   int base_actions() const;
+
+  friend bool operator==(const Leader&, const Leader&) = default;
 };
 
 struct Command {
   std::string id;
   std::string name;
   std::string major_general;  // leader id
+
+  friend bool operator==(const Command&, const Command&) = default;
 };
 
 struct Wing {
@@ -178,6 +186,8 @@ struct Wing {
   // The Marshal who issued the current orders: only he may change them
   // ("Orders"). Empty: the scenario's orders, which any Marshal of the army may change.
   std::string orders_from;
+
+  friend bool operator==(const Wing&, const Wing&) = default;
 };
 
 struct Army {
@@ -187,6 +197,8 @@ struct Army {
   std::uint32_t break_percent = 0;  // 0: the army does not break by this rule
   std::vector<std::string> marshals;  // leader ids
   std::vector<Wing> wings;
+
+  friend bool operator==(const Army&, const Army&) = default;
 };
 
 // A terrain feature as the scenario gave it; what views show and the hash
@@ -204,6 +216,8 @@ struct Feature {
   bool impassable = false;
   double width = 0;          // linear features and crossings (0: the kind's default)
   std::string crosses;       // crossings: the feature crossed
+
+  friend bool operator==(const Feature&, const Feature&) = default;
 };
 
 struct Objective {
@@ -213,6 +227,8 @@ struct Objective {
   double radius = 0;
   std::uint32_t points = 0;
   std::string held_by;  // army id, or empty
+
+  friend bool operator==(const Objective&, const Objective&) = default;
 };
 
 // What a leader passes down the chain of command, in person or by messenger
@@ -227,6 +243,8 @@ struct Message {
   std::string unit;                      // kReassign: brigade, gun or command id
   std::string wing;                      // kReassign: destination wing
   std::string command;                   // kReassign: destination command (empty: wing level, guns only)
+
+  friend bool operator==(const Message&, const Message&) = default;
 };
 
 // A messenger marker on its way ("Send a messenger"): rides up to 6" (12"
@@ -240,6 +258,8 @@ struct Messenger {
   Vec2 position;
   double facing_deg = 0;
   Message message;
+
+  friend bool operator==(const Messenger&, const Messenger&) = default;
 };
 
 // ---- Damage (damage.hpp) ----
@@ -250,6 +270,8 @@ struct RiskTested {
   RiskCause cause = RiskCause::kFire;
   std::uint32_t turn = 0;
   Phase phase = Phase::kInitiative;
+
+  friend bool operator==(const RiskTested&, const RiskTested&) = default;
 };
 // A leader killed or captured, where and when (the morale phase: "Their
 // Lieutenant General or Marshal killed ... within 6 inches").
@@ -261,6 +283,8 @@ struct FallenLeader {
   std::uint32_t turn = 0;
   Phase phase = Phase::kInitiative;
   bool captured = false;  // false: killed
+
+  friend bool operator==(const FallenLeader&, const FallenLeader&) = default;
 };
 
 struct GameState {
