@@ -302,27 +302,45 @@ void Lobby::with_room(const std::string& game_id, RoomCallback done) {
                                    "checks of this server version"));
         return;
       }
-      auto game = std::move(std::get<std::unique_ptr<rules::Game>>(initial));
-      self->store_.load_steps(game_id, 0, [self, game_id, record = std::move(record), seats = std::move(seats),
-                                           game = std::shared_ptr<rules::Game>(std::move(game))](
-                                              std::vector<persistence::StepRecord> steps,
-                                              persistence::Status status) mutable {
+      auto game = std::shared_ptr<rules::Game>(std::move(std::get<std::unique_ptr<rules::Game>>(initial)));
+      const auto turns_back = snapshot_turns_back(record);
+      self->store_.load_snapshots(game_id, turns_back, [self, game_id, record = std::move(record),
+                                                        seats = std::move(seats), game](
+                                                           std::vector<persistence::SnapshotRecord> snapshots,
+                                                           persistence::Status status) mutable {
         if (!status.ok()) {
           self->finish_load(game_id, nullptr, storage_error(*status.error));
           return;
         }
-        // The log is the game: replay it, checking every recorded state hash.
-        auto room = std::make_shared<Room>(self->services(), std::move(record), game->clone(), std::move(seats));
-        if (auto problem = room->restore(steps)) {
-          spdlog::error("game {} cannot be loaded: {}", game_id, *problem);
-          self->finish_load(game_id, nullptr,
-                            error_of(v1::ERROR_CODE_STORAGE, "game " + game_id + " cannot be loaded: " + *problem +
-                                                                 "; other games are unaffected"));
-          return;
-        }
-        self->watch(room);
-        spdlog::info("game {} loaded from the store ({} log entries)", game_id, steps.size());
-        self->finish_load(game_id, std::move(room), std::nullopt);
+        self->store_.load_steps(game_id, 0, [self, game_id, record = std::move(record), seats = std::move(seats),
+                                             game, snapshots = std::move(snapshots)](
+                                                std::vector<persistence::StepRecord> steps,
+                                                persistence::Status status) mutable {
+          if (!status.ok()) {
+            self->finish_load(game_id, nullptr, storage_error(*status.error));
+            return;
+          }
+          // Rebuilding the game is engine work: it runs on the io_context,
+          // not on the store's reader thread, so other reads go on meanwhile.
+          net::post(self->services().ioc, [self, game_id, record = std::move(record), seats = std::move(seats),
+                                           game, snapshots = std::move(snapshots),
+                                           steps = std::move(steps)]() mutable {
+            // The log is the game: rebuilt from the newest usable snapshot,
+            // every later step replayed with its recorded hash checked.
+            auto room = std::make_shared<Room>(self->services(), std::move(record), game->clone(), std::move(seats));
+            if (auto problem = room->restore(steps, snapshots)) {
+              spdlog::error("game {} cannot be loaded: {}", game_id, *problem);
+              self->finish_load(game_id, nullptr,
+                                error_of(v1::ERROR_CODE_STORAGE, "game " + game_id + " cannot be loaded: " +
+                                                                     *problem + "; other games are unaffected"));
+              return;
+            }
+            self->watch(room);
+            spdlog::info("game {} loaded from the store ({} log entries, {} snapshots offered)", game_id,
+                         steps.size(), snapshots.size());
+            self->finish_load(game_id, std::move(room), std::nullopt);
+          });
+        });
       });
     });
   });

@@ -30,7 +30,7 @@ constexpr std::array kKinds = {
     KindCodec{"resolve", &parses<v1::StoredStep>},   KindCodec{"answer", &parses<v1::StoredAnswer>},
     KindCodec{"lock", &parses<v1::StoredLock>},      KindCodec{"deadline", &parses<v1::StoredDeadline>},
     KindCodec{"umpire", &parses<v1::StoredUmpire>},  KindCodec{"chat", &parses<v1::ChatMessage>},
-    KindCodec{"standing", &parses<v1::StoredStanding>},
+    KindCodec{"standing", &parses<v1::StoredStanding>}, KindCodec{"notify", &parses<v1::StoredNotifications>},
 };
 
 const KindCodec* codec_for(std::string_view kind) {

@@ -23,6 +23,10 @@ std::string Metrics::render() const {
          "Connections closed because their outgoing queue was full.", slow_clients_dropped.load());
   metric(out, "galloper_games", "gauge", "Games loaded in memory.", games_loaded.load());
   metric(out, "galloper_games_created_total", "counter", "Games created.", games_created.load());
+  metric(out, "galloper_snapshots_written_total", "counter", "Game state snapshots stored.",
+         snapshots_written.load());
+  metric(out, "galloper_snapshots_rejected_total", "counter",
+         "Stored snapshots found unusable on load (the log was replayed instead).", snapshots_rejected.load());
   return out.str();
 }
 

@@ -15,6 +15,8 @@ struct Metrics {
   std::atomic<std::int64_t> slow_clients_dropped{0};
   std::atomic<std::int64_t> games_loaded{0};       // rooms in memory
   std::atomic<std::int64_t> games_created{0};
+  std::atomic<std::int64_t> snapshots_written{0};
+  std::atomic<std::int64_t> snapshots_rejected{0};  // found unusable on load (the log was replayed instead)
 
   std::string render() const;
 };

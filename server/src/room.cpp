@@ -54,6 +54,7 @@ Room::Room(RoomServices services, persistence::GameRecord record, std::unique_pt
     : strand_(net::make_strand(services.ioc)),
       services_(services),
       record_(std::move(record)),
+      initial_(game->clone()),
       game_(std::move(game)) {
   if (record_.seed.size() == seed_.size()) std::copy(record_.seed.begin(), record_.seed.end(), seed_.begin());
   if (!record_.settings.empty()) {
@@ -81,21 +82,145 @@ Room::~Room() { services_.metrics.games_loaded--; }
 
 // ---- Loading. ----
 
-std::optional<std::string> Room::restore(const std::vector<persistence::StepRecord>& log) {
+std::uint32_t snapshot_turns_back(const persistence::GameRecord& record) {
+  v1::GameSettings settings;
+  if (!record.settings.empty()) google::protobuf::TextFormat::ParseFromString(record.settings, &settings);
+  return settings.spectator_delay_turns();
+}
+
+Room::RestoreBase Room::choose_base(const std::vector<persistence::StepRecord>& log,
+                                    const std::vector<persistence::SnapshotRecord>& snapshots) const {
+  // A snapshot is used only when it decodes, belongs to a live resolution
+  // whose recorded hash it has, and decodes to a state with that hash. Any
+  // other is derived data gone bad: the log is the record, so it is skipped.
+  auto usable = [&](const persistence::SnapshotRecord& snap) -> std::unique_ptr<rules::Game> {
+    const persistence::StepRecord* entry =
+        snap.seq >= 1 && snap.seq <= log.size() && log[snap.seq - 1].seq == snap.seq ? &log[snap.seq - 1] : nullptr;
+    std::string why;
+    if (entry == nullptr || entry->kind != "resolve" || entry->superseded) {
+      why = "it does not follow a live resolution in the log";
+    } else if (entry->state_hash != snap.state_hash) {
+      why = "its hash is not the one the log recorded";
+    } else {
+      auto decoded = initial_->from_snapshot(snap.state);
+      if (!decoded) {
+        why = decoded.error().reason;
+      } else if (decoded.value()->state_hash() != entry->state_hash) {
+        why = "it decodes to a state that differs from the one the log recorded";
+      } else {
+        return std::move(decoded.value());
+      }
+    }
+    spdlog::warn("game {}: the snapshot after log entry {} is not used ({}); replaying the log instead", record_.id,
+                 snap.seq, why);
+    services_.metrics.snapshots_rejected++;
+    return nullptr;
+  };
+
+  RestoreBase base;
+  const auto delay = settings_.spectator_delay_turns();
+  for (auto it = snapshots.rbegin(); it != snapshots.rend(); ++it) {
+    auto game = usable(*it);
+    if (!game) continue;
+    // A delayed spectator view shows the start of a past turn: each turn it
+    // may still show must have its first state at hand.
+    std::map<std::uint32_t, std::shared_ptr<const rules::Game>> starts;
+    const std::uint32_t turn = game->turn();
+    const std::uint32_t first_needed = delay == 0 ? turn + 1 : std::max<std::uint32_t>(2, turn > delay ? turn - delay : 2);
+    bool complete = true;
+    for (std::uint32_t t = first_needed; t <= turn && complete; ++t) {
+      complete = false;
+      for (const auto& snap : snapshots) {
+        if (snap.turn != t || !snap.turn_start || snap.seq > it->seq) continue;
+        if (snap.seq == it->seq) {
+          starts[t] = std::shared_ptr<const rules::Game>(game->clone());
+          complete = true;
+        } else if (auto start = usable(snap)) {
+          starts[t] = std::move(start);
+          complete = true;
+        }
+        break;
+      }
+    }
+    if (!complete) continue;  // an older snapshot may still do, or the whole log
+    base.seq = it->seq;
+    base.game = std::move(game);
+    base.turn_starts = std::move(starts);
+    break;
+  }
+  return base;
+}
+
+std::optional<std::string> Room::restore(const std::vector<persistence::StepRecord>& log,
+                                         const std::vector<persistence::SnapshotRecord>& snapshots) {
+  bool incomplete = false;
+  auto problem = restore_from(log, choose_base(log, snapshots), incomplete);
+  if (!incomplete) return problem;
+  // Some resolution before the snapshot was stored without its events (a log
+  // older than snapshots): the history can only come from replaying it all.
+  spdlog::info("game {}: the log before its snapshot lacks stored events; replaying it from the start", record_.id);
+  reset_log_state();
+  return restore_from(log, RestoreBase{}, incomplete);
+}
+
+std::optional<std::string> Room::restore_from(const std::vector<persistence::StepRecord>& log, RestoreBase base,
+                                              bool& incomplete) {
+  // Up to base.seq the states are not rebuilt: resolutions contribute their
+  // stored events and answers, and the snapshot stands for the state.
+  std::uint64_t open_step = game_->step();
   for (const auto& entry : log) {
     log_seq_ = entry.seq;
-    if (entry.superseded) continue;
-    const auto step = game_->step();
+    const bool skipping = entry.seq <= base.seq;
+    const auto step = skipping ? open_step : game_->step();
     const std::string bad = "log entry " + std::to_string(entry.seq) + " (" + entry.kind + ") is damaged";
     if (entry.kind == "resolve") {
+      v1::StoredStep stored;
+      if (!parse(entry, stored)) return bad;
+      const bool has_events = stored.events_size() == stored.event_seat_masks_size();
+      std::vector<std::uint64_t> masks(stored.event_seat_masks().begin(), stored.event_seat_masks().end());
+      std::vector<v1::Event> wire(stored.events().begin(), stored.events().end());
+      if (entry.superseded) {
+        // Undone by a rewind; its events keep their sequence numbers.
+        if (has_events) add_history(std::move(wire), masks, true);
+        continue;
+      }
+      if (skipping) {
+        if (!has_events) {
+          incomplete = true;
+          return std::nullopt;
+        }
+        add_history(std::move(wire), masks, false);
+        for (const auto& a : stored.answers()) {
+          auto answer = codec::from_proto(a.answer(), a.seat());
+          previous_[answer.decision_id] = std::move(answer);
+        }
+        resolve_seq_[stored.step()] = entry.seq;
+        open_step = stored.step() + 1;
+        answers_.clear();
+        locked_.clear();
+        deadline_ms_ = 0;
+        warned_deadline_ = false;
+        if (entry.seq == base.seq) {
+          game_ = std::move(base.game);
+          for (auto& [turn, start] : base.turn_starts) turn_start_[turn] = std::move(start);
+          refresh_pending();
+        }
+        continue;
+      }
       auto applied = apply_resolve_entry(*game_, seed_, entry);
       if (applied.error) return applied.error;
-      v1::StoredStep stored;
-      parse(entry, stored);  // it decoded once already in apply_resolve_entry
-      std::vector<std::uint64_t> masks(stored.event_seat_masks().begin(), stored.event_seat_masks().end());
-      if (masks.size() != applied.events.size()) masks = seat_masks(*applied.next, applied.events);
-      apply_resolution(std::move(applied.next), applied.events, masks);
-    } else if (entry.kind == "answer") {
+      if (!has_events || stored.events_size() != static_cast<int>(applied.events.size())) {
+        wire = wire_events(applied.events);
+        if (masks.size() != applied.events.size()) masks = seat_masks(*applied.next, applied.events);
+      }
+      resolve_seq_[game_->step()] = entry.seq;
+      std::vector<rules::Answer> answers;
+      for (const auto& a : stored.answers()) answers.push_back(codec::from_proto(a.answer(), a.seat()));
+      apply_resolution(std::move(applied.next), std::move(wire), masks, answers);
+      continue;
+    }
+    if (entry.superseded) continue;
+    if (entry.kind == "answer") {
       v1::StoredAnswer a;
       if (!parse(entry, a)) return bad;
       if (a.step() == step) {
@@ -119,7 +244,7 @@ std::optional<std::string> Room::restore(const std::vector<persistence::StepReco
     } else if (entry.kind == "umpire") {
       v1::StoredUmpire u;
       if (!parse(entry, u)) return bad;
-      apply_umpire(u.seat(), u.action(), u.at_ms());
+      apply_umpire(u.seat(), u.action(), u.at_ms(), u.step());
     } else if (entry.kind == "chat") {
       v1::ChatMessage c;
       if (!parse(entry, c)) return bad;
@@ -139,21 +264,54 @@ std::optional<std::string> Room::restore(const std::vector<persistence::StepReco
       if (auto* seat = seat_named(st.seat())) seat->standing = {st.by_kind().begin(), st.by_kind().end()};
     }
   }
+  if (base.game) return "the snapshot after log entry " + std::to_string(base.seq) + " was never reached";
   return std::nullopt;
 }
 
+void Room::reset_log_state() {
+  game_ = initial_->clone();
+  pending_.clear();
+  answers_.clear();
+  previous_.clear();
+  locked_.clear();
+  resolving_ = false;
+  deadline_ms_ = 0;
+  paused_ = false;
+  paused_by_.clear();
+  paused_at_ms_ = 0;
+  pause_until_ms_ = 0;
+  ended_by_umpire_ = false;
+  warned_deadline_ = false;
+  umpire_result_.clear();
+  history_.clear();
+  chat_.clear();
+  audit_.clear();
+  turn_start_.clear();
+  turn_start_[game_->turn()] = initial_->clone();
+  resolve_seq_.clear();
+  resolves_since_snapshot_ = 0;
+  idle_resolutions_ = 0;
+  for (auto& seat : seats_) {
+    seat.standing.clear();
+    seat.pauses_used = 0;
+    seat.webhook.reset();
+  }
+  refresh_pending();
+}
+
 void Room::start() {
-  net::post(strand_, [self = shared_from_this()] {
-    if (!self->pending_.empty() && self->deadline_ms_ == 0) self->open_deadline();
-    // Every owing seat's lock was stored but the server stopped before the
-    // resolution was: resolve it now.
-    if (!self->pending_.empty() && !self->paused_ && !self->ended() &&
-        self->locked_.size() == self->owing_seats().size()) {
-      self->resolve_step();
-      return;
-    }
-    self->advance_if_idle();
-  });
+  net::post(strand_, [self = shared_from_this()] { self->resume_play(); });
+}
+
+void Room::resume_play() {
+  if (!pending_.empty() && deadline_ms_ == 0) open_deadline();
+  // Every owing seat's lock was stored but the server stopped before the
+  // resolution was: resolve it now.
+  if (!pending_.empty() && !paused_ && !ended() && locked_.size() == owing_seats().size()) {
+    resolve_step();
+    return;
+  }
+  advance_if_idle();
 }
 
 // ---- Requests, posted onto the strand. ----
@@ -201,7 +359,7 @@ void Room::audit(std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
 
 void Room::tick() {
   net::post(strand_, [self = shared_from_this()] {
-    if (self->failed_ || self->ended()) return;
+    if (self->failed_ || self->reloading_ || self->ended()) return;
     const auto now = self->services_.clock.now_ms();
     if (self->paused_ && self->pause_until_ms_ != 0 && now >= self->pause_until_ms_) {
       v1::UmpireAction resume;
@@ -213,7 +371,7 @@ void Room::tick() {
       *stored.mutable_action() = resume;
       stored.set_at_ms(now);
       stored.set_step(self->game_->step());
-      self->apply_umpire("server", resume, now);
+      self->apply_umpire("server", resume, now, self->game_->step());
       self->append("umpire", stored, 0, [self] { self->notice("resumed", "the pause ran out; play resumes"); });
       return;
     }
@@ -270,6 +428,19 @@ Room::SeatState* Room::seat_named(std::string_view id) {
 
 std::size_t Room::index_of(const SeatState& seat) const { return static_cast<std::size_t>(&seat - seats_.data()); }
 
+bool Room::refuse_if_unavailable(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  if (failed_) {
+    error(peer, correlation_id, v1::ERROR_CODE_STORAGE, "this game is being reloaded; rejoin it");
+    return true;
+  }
+  if (reloading_) {
+    error(peer, correlation_id, v1::ERROR_CODE_UNAVAILABLE,
+          "the umpire is rewinding this game; send it again in a moment");
+    return true;
+  }
+  return false;
+}
+
 void Room::error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code,
                  std::string message) {
   spdlog::info("{} error {}: {}", peer->describe(), v1::ErrorCode_Name(code), message);
@@ -292,10 +463,7 @@ void Room::send_to_all(const OutgoingPtr& message) {
 
 Room::SeatState* Room::acting_seat(const std::shared_ptr<Peer>& peer, std::uint64_t step, const std::string& for_seat,
                                    std::uint64_t correlation_id) {
-  if (failed_) {
-    error(peer, correlation_id, v1::ERROR_CODE_STORAGE, "this game is being reloaded; rejoin it");
-    return nullptr;
-  }
+  if (refuse_if_unavailable(peer, correlation_id)) return nullptr;
   SeatState* seat = seat_of(peer);
   if (seat == nullptr) {
     error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
@@ -399,6 +567,7 @@ void Room::send_history(SeatState& seat, const std::shared_ptr<Peer>& peer, std:
     for (std::size_t i = static_cast<std::size_t>(std::min<std::uint64_t>(after_sequence, history_.size()));
          i < history_.size(); ++i) {
       const auto& h = history_[i];
+      if (h.superseded) continue;
       if (is_spectator(seat) && !ended() && h.wire.turn() > spectator_turn_limit) break;
       if (all || (h.seat_mask & bit) != 0) *since->add_events() = h.wire;
     }
@@ -671,20 +840,23 @@ void Room::resolve_step() {
   }
 
   auto next = std::move(resolved.value().next);
-  auto events = std::move(resolved.value().events);
+  auto wire = wire_events(resolved.value().events);
   const auto hash = next->state_hash();
-  auto masks = seat_masks(*next, events);
+  auto masks = seat_masks(*next, resolved.value().events);
   for (const auto m : masks) stored.add_event_seat_masks(m);
+  for (const auto& e : wire) *stored.add_events() = e;
   // Nothing is announced before the step is on disk.
   resolving_ = true;
   struct Pending {
     std::unique_ptr<rules::Game> next;
-    std::vector<rules::Event> events;
+    std::vector<v1::Event> wire;
     std::vector<std::uint64_t> masks;
+    std::vector<rules::Answer> answers;
   };
-  auto holder = std::make_shared<Pending>(Pending{std::move(next), std::move(events), std::move(masks)});
-  append("resolve", stored, hash, [self = shared_from_this(), holder] {
-    self->on_step_stored(std::move(holder->next), std::move(holder->events), std::move(holder->masks));
+  auto holder = std::make_shared<Pending>(Pending{std::move(next), std::move(wire), std::move(masks), std::move(answers)});
+  append("resolve", stored, hash, [self = shared_from_this(), holder, seq = log_seq_ + 1] {
+    self->on_step_stored(std::move(holder->next), std::move(holder->wire), std::move(holder->masks),
+                         holder->answers, seq);
   });
 }
 
@@ -706,21 +878,34 @@ std::vector<std::uint64_t> Room::seat_masks(const rules::Game& next, const std::
   return masks;
 }
 
-void Room::apply_resolution(std::unique_ptr<rules::Game> next, const std::vector<rules::Event>& events,
-                            const std::vector<std::uint64_t>& masks) {
-  const std::uint64_t step = game_->step();
-  for (auto& [id, a] : answers_) previous_[id] = a;
-
+std::vector<v1::Event> Room::wire_events(const std::vector<rules::Event>& events) const {
+  std::vector<v1::Event> wire(events.size());
   for (std::size_t i = 0; i < events.size(); ++i) {
+    codec::to_proto(events[i], &wire[i]);
+    wire[i].set_sequence(history_.size() + 1 + i);
+    wire[i].set_step(game_->step());
+    wire[i].set_turn(game_->turn());
+    wire[i].set_phase(game_->phase());
+  }
+  return wire;
+}
+
+void Room::add_history(std::vector<v1::Event> wire, const std::vector<std::uint64_t>& masks, bool superseded) {
+  for (std::size_t i = 0; i < wire.size(); ++i) {
     HistoryEvent h;
-    codec::to_proto(events[i], &h.wire);
+    h.wire = std::move(wire[i]);
+    // Numbered by position, whatever a damaged or older entry says.
     h.wire.set_sequence(history_.size() + 1);
-    h.wire.set_step(step);
-    h.wire.set_turn(game_->turn());
-    h.wire.set_phase(game_->phase());
-    h.seat_mask = masks[i];
+    h.seat_mask = i < masks.size() ? masks[i] : 0;
+    h.superseded = superseded;
     history_.push_back(std::move(h));
   }
+}
+
+void Room::apply_resolution(std::unique_ptr<rules::Game> next, std::vector<v1::Event> wire,
+                            const std::vector<std::uint64_t>& masks, const std::vector<rules::Answer>& answers) {
+  for (const auto& a : answers) previous_[a.decision_id] = a;
+  add_history(std::move(wire), masks, false);
 
   const auto old_turn = game_->turn();
   game_ = std::move(next);
@@ -730,17 +915,22 @@ void Room::apply_resolution(std::unique_ptr<rules::Game> next, const std::vector
   refresh_pending();
 }
 
-void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::Event> events,
-                          std::vector<std::uint64_t> masks) {
+void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<v1::Event> wire,
+                          std::vector<std::uint64_t> masks, const std::vector<rules::Answer>& answers,
+                          std::uint64_t seq) {
   resolving_ = false;
   const bool answered = !pending_.empty();
   const std::uint64_t step = game_->step();
+  const auto old_turn = game_->turn();
   const std::size_t first_new = history_.size();
+  const std::size_t event_count = wire.size();
   const auto spectator_before = spectator_turn();
-  apply_resolution(std::move(next), events, masks);
+  resolve_seq_[step] = seq;
+  apply_resolution(std::move(next), std::move(wire), masks, answers);
   if (answered) idle_resolutions_ = 0;
-  spdlog::info("game {} resolved step {} ({} events); turn {} {}", record_.id, step, events.size(), game_->turn(),
+  spdlog::info("game {} resolved step {} ({} events); turn {} {}", record_.id, step, event_count, game_->turn(),
                game_->phase());
+  snapshot_after(seq, game_->turn() != old_turn);
 
   for (auto& seat : seats_) {
     if (seat.peers.empty()) continue;
@@ -753,7 +943,8 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::
       // Spectators learn of events only once the delay has passed them.
       for (std::size_t i = 0; i < history_.size(); ++i) {
         const auto turn = history_[i].wire.turn();
-        if (turn > spectator_before && turn <= spectator_turn() && (history_[i].seat_mask & bit) != 0) {
+        if (turn > spectator_before && turn <= spectator_turn() && (history_[i].seat_mask & bit) != 0 &&
+            !history_[i].superseded) {
           *sr->add_events() = history_[i].wire;
         }
       }
@@ -784,6 +975,29 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::
   }
   open_deadline();
   advance_if_idle();
+}
+
+void Room::snapshot_after(std::uint64_t seq, bool turn_start) {
+  if (!turn_start && ++resolves_since_snapshot_ < kSnapshotEvery) return;
+  persistence::SnapshotRecord snap;
+  snap.game_id = record_.id;
+  snap.seq = seq;
+  snap.turn = game_->turn();
+  snap.state_hash = game_->state_hash();
+  snap.turn_start = turn_start;
+  snap.state = game_->snapshot();
+  if (snap.state.empty()) return;  // the ruleset has no snapshots: loading replays the log
+  resolves_since_snapshot_ = 0;
+  // Derived data: a failed write costs only loading time, so it is logged and
+  // play goes on (the log entry it follows is already committed).
+  services_.store.append_snapshot(std::move(snap), [self = shared_from_this(), seq](persistence::Status status) {
+    if (status.ok()) {
+      self->services_.metrics.snapshots_written++;
+    } else {
+      spdlog::warn("game {}: the snapshot after log entry {} was not stored: {}", self->record_.id, seq,
+                   status.error->message);
+    }
+  });
 }
 
 void Room::advance_if_idle() {
@@ -846,6 +1060,7 @@ void Room::notify(const std::string& kind, const std::string& seat, const std::s
 
 void Room::do_notifications(const v1::SetNotifications& request, const std::shared_ptr<Peer>& peer,
                             std::uint64_t correlation_id) {
+  if (refuse_if_unavailable(peer, correlation_id)) return;
   SeatState* seat = seat_of(peer);
   if (seat == nullptr || is_spectator(*seat)) {
     return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED, "join a seat to set its notifications");
@@ -885,6 +1100,7 @@ void Room::notice(const std::string& kind, const std::string& text) {
 
 void Room::do_standing(const v1::SetStandingOrders& request, const std::shared_ptr<Peer>& peer,
                        std::uint64_t correlation_id) {
+  if (refuse_if_unavailable(peer, correlation_id)) return;
   SeatState* seat = seat_of(peer);
   if (seat == nullptr || is_spectator(*seat) || is_umpire(*seat)) {
     error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED, "only a player's seat has standing orders");
@@ -902,7 +1118,8 @@ void Room::do_standing(const v1::SetStandingOrders& request, const std::shared_p
   });
 }
 
-void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms) {
+void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms,
+                        std::uint64_t step) {
   switch (action.action_case()) {
     case v1::UmpireAction::kPause:
       paused_ = true;
@@ -928,6 +1145,18 @@ void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action,
       umpire_result_ = action.end_game().result();
       refresh_pending();
       break;
+    case v1::UmpireAction::kRewind:
+      // The entries of the undone steps are superseded in the log and were
+      // skipped on the way here, so the state is already the rewound one;
+      // what the open step had gathered goes.
+      answers_.clear();
+      locked_.clear();
+      deadline_ms_ = 0;
+      warned_deadline_ = false;
+      for (auto it = resolve_seq_.lower_bound(action.rewind().to_step()); it != resolve_seq_.end();) {
+        it = resolve_seq_.erase(it);
+      }
+      break;
     default:
       break;  // force, broadcast: their effects are other log entries
   }
@@ -936,8 +1165,9 @@ void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action,
   entry.set_seat(seat);
   entry.set_action(action_name(action));
   entry.set_reason(action.reason());
-  entry.set_step(game_->step());
+  entry.set_step(step);
   if (action.has_broadcast()) entry.set_detail(action.broadcast().text());
+  if (action.has_rewind()) entry.set_detail("to step " + std::to_string(action.rewind().to_step()));
   if (action.has_set_deadline()) entry.set_detail(std::to_string(action.set_deadline().deadline_unix()));
   if (action.has_end_game()) entry.set_detail(action.end_game().result());
   audit_.push_back(std::move(entry));
@@ -945,7 +1175,7 @@ void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action,
 
 void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer>& peer,
                      std::uint64_t correlation_id) {
-  if (failed_) return error(peer, correlation_id, v1::ERROR_CODE_STORAGE, "this game is being reloaded; rejoin it");
+  if (refuse_if_unavailable(peer, correlation_id)) return;
   SeatState* seat = seat_of(peer);
   if (seat == nullptr || is_spectator(*seat)) {
     return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
@@ -1011,8 +1241,7 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
       notice_kind = "";  // announce_end says it, with the seed
       break;
     case v1::UmpireAction::kRewind:
-      return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
-                   "rewind is not available in this server version");
+      return do_rewind(request, *seat, peer, correlation_id);
     default:
       return error(peer, correlation_id, v1::ERROR_CODE_UNKNOWN_MESSAGE, "UmpireAction carries no action");
   }
@@ -1023,7 +1252,7 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
   *stored.mutable_action() = request;
   stored.set_at_ms(now);
   stored.set_step(game_->step());
-  apply_umpire(seat->seat.id, request, now);
+  apply_umpire(seat->seat.id, request, now, game_->step());
   const std::string name = action_name(request);
   append("umpire", stored, 0, [self = shared_from_this(), peer, correlation_id, name, notice_kind, notice_text] {
     v1::Envelope reply;
@@ -1042,6 +1271,115 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
     }
     if (locked_.size() == owing_seats().size()) resolve_step();
   }
+}
+
+void Room::do_rewind(const v1::UmpireAction& request, SeatState& seat, const std::shared_ptr<Peer>& peer,
+                     std::uint64_t correlation_id) {
+  const auto to_step = request.rewind().to_step();
+  if (to_step > game_->step()) {
+    return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "step " + std::to_string(to_step) + " has not been played; the current step is " +
+                     std::to_string(game_->step()));
+  }
+  if (resolving_) {
+    return error(peer, correlation_id, v1::ERROR_CODE_UNAVAILABLE,
+                 "step " + std::to_string(game_->step()) + " is being stored; send the rewind again in a moment");
+  }
+  // Step K opens again: what came after the resolution of step K-1 is undone.
+  std::uint64_t after_seq = 0;
+  if (to_step > 0) {
+    auto it = resolve_seq_.find(to_step - 1);
+    if (it == resolve_seq_.end()) {
+      return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                   "step " + std::to_string(to_step) + " cannot be returned to: the log has no resolution of step " +
+                       std::to_string(to_step - 1));
+    }
+    after_seq = it->second;
+  }
+  const auto now = services_.clock.now_ms();
+  v1::StoredUmpire stored;
+  stored.set_seat(seat.seat.id);
+  *stored.mutable_action() = request;
+  stored.set_at_ms(now);
+  stored.set_step(game_->step());
+
+  persistence::RewindRecord rewind;
+  rewind.game_id = record_.id;
+  rewind.after_seq = after_seq;
+  rewind.kinds = rewound_kinds();
+  rewind.entry.game_id = record_.id;
+  rewind.entry.seq = ++log_seq_;
+  rewind.entry.kind = "umpire";
+  const std::string bytes = stored.SerializeAsString();
+  rewind.entry.payload.assign(bytes.begin(), bytes.end());
+  rewind.entry.created_unix = services_.clock.now_unix();
+  // Nothing else is written until the room has reloaded from the rewound log.
+  reloading_ = true;
+  const std::string text = "the umpire rewound the game from step " + std::to_string(game_->step()) + " to step " +
+                           std::to_string(to_step) + ": " + request.reason();
+  spdlog::info("{} umpire action rewind to step {} (after log entry {}): {}", peer->describe(), to_step, after_seq,
+               request.reason());
+  services_.store.rewind(std::move(rewind), [self = shared_from_this(), peer, correlation_id,
+                                             text](persistence::Status status) {
+    net::post(self->strand_, [self, peer, correlation_id, text, status] {
+      if (self->failed_) return;
+      if (!status.ok()) {
+        // Nothing of the rewind is on disk; the game is as it was.
+        self->reloading_ = false;
+        --self->log_seq_;
+        return self->error(peer, correlation_id, v1::ERROR_CODE_STORAGE,
+                           "the rewind could not be stored (" + status.error->message + "); nothing changed");
+      }
+      self->reload_after_rewind(peer, correlation_id, text);
+    });
+  });
+}
+
+void Room::reload_after_rewind(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, std::string text) {
+  // The same path as loading the game: snapshots, then the log.
+  auto self = shared_from_this();
+  services_.store.load_snapshots(
+      record_.id, snapshot_turns_back(record_),
+      [self, peer, correlation_id, text](std::vector<persistence::SnapshotRecord> snapshots,
+                                         persistence::Status status) mutable {
+        if (!status.ok()) {
+          return net::post(self->strand_, [self, status] { self->fail(status.error->message); });
+        }
+        self->services_.store.load_steps(
+            self->record_.id, 0,
+            [self, peer, correlation_id, text, snapshots = std::move(snapshots)](
+                std::vector<persistence::StepRecord> log, persistence::Status status) mutable {
+              net::post(self->strand_, [self, peer, correlation_id, text, snapshots = std::move(snapshots),
+                                        log = std::move(log), status] {
+                if (self->failed_) return;
+                if (!status.ok()) return self->fail(status.error->message);
+                self->reset_log_state();
+                if (auto problem = self->restore(log, snapshots)) return self->fail(*problem);
+                self->reloading_ = false;
+                v1::Envelope reply;
+                reply.set_correlation_id(correlation_id);
+                reply.mutable_umpire_done()->set_action("rewind");
+                peer->send(make_outgoing(std::move(reply)));
+                self->send_fresh_state();
+                self->notice("rewound", text);
+                self->resume_play();
+              });
+            });
+      });
+}
+
+void Room::send_fresh_state() {
+  for (auto& seat : seats_) {
+    if (seat.peers.empty()) continue;
+    v1::Envelope view;
+    fill_view(seat, view.mutable_view());
+    send_to_seat(seat, make_outgoing(std::move(view)));
+    if (is_spectator(seat)) continue;
+    v1::Envelope owed;
+    fill_decisions(seat.seat.id, owed.mutable_decisions());
+    send_to_seat(seat, make_outgoing(std::move(owed)));
+  }
+  send_seat_status();
 }
 
 bool Room::may_read(const SeatState& reader, const v1::ChatMessage& m) const {
@@ -1065,7 +1403,7 @@ void Room::send_chat(const v1::ChatMessage& message) {
 }
 
 void Room::do_chat(const v1::SendChat& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
-  if (failed_) return error(peer, correlation_id, v1::ERROR_CODE_STORAGE, "this game is being reloaded; rejoin it");
+  if (refuse_if_unavailable(peer, correlation_id)) return;
   SeatState* seat = seat_of(peer);
   if (seat == nullptr || is_spectator(*seat)) {
     return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,

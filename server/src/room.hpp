@@ -12,7 +12,11 @@
 //
 // Everything that changes the game or what a seat was told is a log entry,
 // committed before anyone is told: answers, locks, resolutions, deadlines,
-// umpire actions, standing orders, chat. Loading a game replays that log.
+// umpire actions, standing orders, chat. Loading a game replays that log,
+// starting from the newest usable snapshot of the state when there is one
+// (every turn's first state and every kSnapshotEvery resolutions are
+// snapshotted). An umpire rewind marks the later entries superseded in the
+// store and the room reloads itself from the log: one path for both.
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <google/protobuf/message_lite.h>
@@ -40,6 +44,23 @@ namespace net = boost::asio;
 // The seat spectators join with (not one of the ruleset's seats).
 inline constexpr std::string_view kSpectatorSeat = "spectator";
 
+// A snapshot of the state is stored after every turn's first resolution and
+// after this many resolutions without one, so loading replays at most this
+// many steps (about 8 ms for the demo, see docs/PERFORMANCE.md).
+inline constexpr std::uint64_t kSnapshotEvery = 8;
+
+// The log kinds an umpire rewind supersedes: what belongs to a step.
+// Chat, standing orders, notifications and umpire actions stay.
+inline const std::vector<std::string>& rewound_kinds() {
+  static const std::vector<std::string> kinds = {"resolve", "answer", "lock", "deadline"};
+  return kinds;
+}
+
+// How many turns back a loader needs snapshots for (the newest is where
+// loading starts; a delayed spectator view needs the start of each turn it
+// may still show).
+std::uint32_t snapshot_turns_back(const persistence::GameRecord& record);
+
 struct RoomServices {
   net::io_context& ioc;
   persistence::Store& store;
@@ -56,9 +77,12 @@ class Room : public std::enable_shared_from_this<Room> {
 
   const std::string& id() const { return record_.id; }
 
-  // Before the room is shared: replays the game's log (every entry, in order).
-  // Returns an error naming the first entry that cannot be replayed.
-  std::optional<std::string> restore(const std::vector<persistence::StepRecord>& log);
+  // Before the room is shared: rebuilds the game from its log (every entry, in
+  // order), starting from the newest usable snapshot (store.load_snapshots
+  // with snapshot_turns_back) when there is one. Returns an error naming the
+  // first entry that cannot be replayed.
+  std::optional<std::string> restore(const std::vector<persistence::StepRecord>& log,
+                                     const std::vector<persistence::SnapshotRecord>& snapshots = {});
   // Once shared: starts the game if the engine waits on nothing, and the
   // deadline of the open step.
   void start();
@@ -91,6 +115,13 @@ class Room : public std::enable_shared_from_this<Room> {
   struct HistoryEvent {
     v1::Event wire;
     std::uint64_t seat_mask = 0;  // bit i: seats_[i] may learn of it
+    bool superseded = false;      // undone by a rewind: kept for its sequence number, never sent again
+  };
+  // Where restore() starts: the state after log entry `seq` (0: the scenario).
+  struct RestoreBase {
+    std::uint64_t seq = 0;
+    std::unique_ptr<rules::Game> game;
+    std::map<std::uint32_t, std::shared_ptr<const rules::Game>> turn_starts;
   };
 
   // Posts a request's handler onto the strand, keeping the room alive.
@@ -134,12 +165,31 @@ class Room : public std::enable_shared_from_this<Room> {
   void lock_with_defaults(SeatState& seat, const std::string& why);
   std::optional<rules::Answer> fallback_answer(const SeatState& seat, const rules::Decision& decision) const;
   void resolve_step();
-  void on_step_stored(std::unique_ptr<rules::Game> next, std::vector<rules::Event> events,
-                      std::vector<std::uint64_t> masks);
+  void on_step_stored(std::unique_ptr<rules::Game> next, std::vector<v1::Event> wire,
+                      std::vector<std::uint64_t> masks, const std::vector<rules::Answer>& answers, std::uint64_t seq);
   // Which seats may learn of each event, judged on the resolved state.
   std::vector<std::uint64_t> seat_masks(const rules::Game& next, const std::vector<rules::Event>& events) const;
-  void apply_resolution(std::unique_ptr<rules::Game> next, const std::vector<rules::Event>& events,
-                        const std::vector<std::uint64_t>& masks);
+  // The events of a resolution as seats are sent them, numbered after the history.
+  std::vector<v1::Event> wire_events(const std::vector<rules::Event>& events) const;
+  void apply_resolution(std::unique_ptr<rules::Game> next, std::vector<v1::Event> wire,
+                        const std::vector<std::uint64_t>& masks, const std::vector<rules::Answer>& answers);
+  void add_history(std::vector<v1::Event> wire, const std::vector<std::uint64_t>& masks, bool superseded);
+  void snapshot_after(std::uint64_t seq, bool turn_start);
+
+  // Loading and rewinding.
+  RestoreBase choose_base(const std::vector<persistence::StepRecord>& log,
+                          const std::vector<persistence::SnapshotRecord>& snapshots) const;
+  std::optional<std::string> restore_from(const std::vector<persistence::StepRecord>& log, RestoreBase base,
+                                          bool& incomplete);
+  // Everything the log decides goes back to the scenario's start; connections stay.
+  void reset_log_state();
+  void do_rewind(const v1::UmpireAction& request, SeatState& seat, const std::shared_ptr<Peer>& peer,
+                 std::uint64_t correlation_id);
+  void reload_after_rewind(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, std::string text);
+  // After loading or a rewind: the deadline of the open step, or resolve a step every seat has locked.
+  void resume_play();
+  // Every connected seat gets its view, decisions and the seat status again.
+  void send_fresh_state();
   void advance_if_idle();
   void open_deadline();
   void announce_end();
@@ -160,13 +210,16 @@ class Room : public std::enable_shared_from_this<Room> {
   void fail(const std::string& why);
   void error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code, std::string message);
   // Applies an umpire entry's effect on the room (used live and on replay).
-  void apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms);
+  void apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms, std::uint64_t step);
+  // A request that arrives while the game is failed or reloading: the error is sent, true returned.
+  bool refuse_if_unavailable(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
 
   net::strand<net::io_context::executor_type> strand_;
   RoomServices services_;
   persistence::GameRecord record_;
   v1::GameSettings settings_;
   rules::Seed seed_{};
+  std::shared_ptr<const rules::Game> initial_;  // the scenario's start, for reloading
   std::unique_ptr<rules::Game> game_;
   std::vector<SeatState> seats_;
   rules::ViewSettings view_settings_;
@@ -192,8 +245,12 @@ class Room : public std::enable_shared_from_this<Room> {
   std::vector<v1::AuditEntry> audit_;
   std::map<std::uint32_t, std::shared_ptr<const rules::Game>> turn_start_;  // for spectator delay
 
+  std::map<std::uint64_t, std::uint64_t> resolve_seq_;  // engine step -> its live "resolve" entry
+  std::uint64_t resolves_since_snapshot_ = 0;
+
   std::uint64_t log_seq_ = 0;  // the last log entry written (or queued)
   bool failed_ = false;
+  bool reloading_ = false;     // a rewind is committed and the room reloads from the log
   int idle_resolutions_ = 0;   // resolutions in a row that nobody was asked for
   std::function<void(const std::string&)> on_failed_;
 };
