@@ -718,7 +718,6 @@ struct Prepared {
     }
     max_prad = 0;
     for (const auto& ob : objs) max_prad = std::max(max_prad, ob.prad);
-    fan_for = UINT32_MAX;
     build_shadows();
   }
 
@@ -771,8 +770,8 @@ struct Prepared {
   //
   // Every sight line lies within r = max(ro, rt) of the segment joining the
   // centres of the two point boxes (ro, rt: their half-diagonals), so a
-  // blocker whose bounding circle misses that capsule cannot be on one. The
-  // observer's fan (below) narrows the blockers to test to one angular bin.
+  // blocker whose bounding circle misses that capsule cannot be on one.
+  // compute() takes the blockers from the grid cells the capsule touches.
   void gather_pair(std::uint32_t oi, std::uint32_t ti, const std::vector<std::uint32_t>& bodies_pool) const {
     gathered = true;
     const Obj& o = objs[oi];
@@ -810,23 +809,11 @@ struct Prepared {
       else if (kind == kItemCover) pair_covers.push_back(idx);
       else pair_hills.push_back(idx);
     };
-    if (lazy_fans && fan_for != oi) build_fan(oi);
-    if (fan_for == oi) {
-      for (std::uint32_t item : fan_near) consider(item);
-      if (dd > 0) {
-        for (std::uint32_t item : fan_bins[bin_of(fast_atan2(d.y, d.x))]) consider(item);
-      } else {
-        for (const auto& bin : fan_bins) {
-          for (std::uint32_t item : bin) consider(item);
-        }
-      }
-      // Scene order, so the blocker reported does not depend on the bins.
+    if (use_grid) {
+      grid_query(a, d, r, consider);
       std::sort(pair_bodies.begin(), pair_bodies.end());
       std::sort(pair_covers.begin(), pair_covers.end());
       std::sort(pair_hills.begin(), pair_hills.end());
-      pair_bodies.erase(std::unique(pair_bodies.begin(), pair_bodies.end()), pair_bodies.end());
-      pair_covers.erase(std::unique(pair_covers.begin(), pair_covers.end()), pair_covers.end());
-      pair_hills.erase(std::unique(pair_hills.begin(), pair_hills.end()), pair_hills.end());
       return;
     }
     for (std::uint32_t b : bodies_pool) consider(kItemBody << 30 | b);
@@ -834,25 +821,124 @@ struct Prepared {
     for (std::uint32_t h = 0; h < hills.size(); ++h) consider(kItemHill << 30 | h);
   }
 
-  // ---- The observer's fan ----
-  //
-  // Blockers around one observer sorted into kBins angular bins (as seen from
-  // the centre c of its sight points), each widened so that a pair's capsule
-  // toward any target direction meets only blockers in that direction's bin
-  // or in fan_near. A point of a capsule of radius R <= max_prad at distance
-  // D' > R from c lies within asin(R/D') of the target's direction; a blocker
-  // circle (centre at distance D, radius rad) reaches within asin(rad/D) of
-  // its centre's direction. asin(x) <= x / sqrt(1 - x^2), and the approximate atan2
-  // errs by under 0.004 rad, covered by kFanMargin.
   static constexpr std::uint32_t kItemBody = 0, kItemCover = 1, kItemHill = 2;
   static constexpr std::uint32_t kItemIndex = (1u << 30) - 1;
-  static constexpr int kBins = 64;
-  static constexpr double kFanMargin = 0.01;
-  mutable std::uint32_t fan_for = UINT32_MAX;
-  bool lazy_fans = false;  // compute(): build an observer's fan when first needed
-  mutable std::vector<std::uint32_t> fan_near;
-  mutable std::array<std::vector<std::uint32_t>, kBins> fan_bins;
-  double max_prad = 0;
+  double max_prad = 0;  // the largest half-diagonal of a point box
+
+  // ---- The flat grid (compute) ----
+  //
+  // Every blocker, wood, town and hill listed in each cell of a uniform grid
+  // its bounding box touches. A pair's candidates are the items of the cells
+  // its capsule (every sight line lies within r of the segment joining the
+  // centres of the two point boxes) touches, each taken once; `consider`
+  // then keeps those whose bounding circle meets the capsule. Built once per
+  // compute() and shared by every observer.
+  bool use_grid = false;
+  Vec2 grid_origin;
+  double grid_inv = 1;  // cells per table unit
+  int grid_nx = 0, grid_ny = 0;
+  std::vector<std::uint32_t> grid_start;  // per cell (+1 sentinel), into grid_items
+  std::vector<std::uint32_t> grid_items;
+  mutable std::vector<std::uint32_t> item_stamp;  // per item: the query that last took it
+  mutable std::uint32_t stamp_now = 0;
+  std::uint32_t item_slot(std::uint32_t item) const {
+    const std::uint32_t idx = item & kItemIndex;
+    switch (item >> 30) {
+      case kItemBody: return idx;
+      case kItemCover: return static_cast<std::uint32_t>(objs.size()) + idx;
+      default: return static_cast<std::uint32_t>(objs.size() + covers.size()) + idx;
+    }
+  }
+
+  template <class F>
+  void for_each_grid_item(F&& f) const {
+    for (std::uint32_t b = 0; b < objs.size(); ++b) {
+      if (objs[b].block != BlockClass::kNone) f(kItemBody << 30 | b, objs[b].box);
+    }
+    for (std::uint32_t k = 0; k < covers.size(); ++k) f(kItemCover << 30 | k, covers[k].box);
+    for (std::uint32_t k = 0; k < hills.size(); ++k) f(kItemHill << 30 | k, hills[k].box);
+  }
+
+  void build_grid() {
+    Aabb all;
+    for_each_grid_item([&](std::uint32_t, const Aabb& b) { all.add(b); });
+    grid_items.clear();
+    if (all.empty()) {
+      grid_nx = grid_ny = 0;
+      grid_start.assign(1, 0);
+      return;
+    }
+    // About 32 cells along the longer side, none smaller than 1 unit.
+    const double ext = std::max(all.max.x - all.min.x, all.max.y - all.min.y);
+    const double cell = std::max(1.0, ext / 32);
+    grid_inv = 1 / cell;
+    grid_origin = all.min;
+    grid_nx = static_cast<int>((all.max.x - all.min.x) * grid_inv) + 1;
+    grid_ny = static_cast<int>((all.max.y - all.min.y) * grid_inv) + 1;
+    grid_start.assign(static_cast<std::size_t>(grid_nx * grid_ny) + 1, 0);
+    auto cells = [&](const Aabb& b, auto&& g) {
+      const int x0 = grid_col(b.min.x), x1 = grid_col(b.max.x);
+      const int y0 = grid_row(b.min.y), y1 = grid_row(b.max.y);
+      for (int y = y0; y <= y1; ++y) {
+        for (int x = x0; x <= x1; ++x) g(static_cast<std::size_t>(y * grid_nx + x));
+      }
+    };
+    for_each_grid_item([&](std::uint32_t, const Aabb& b) { cells(b, [&](std::size_t c) { ++grid_start[c + 1]; }); });
+    for (std::size_t c = 1; c < grid_start.size(); ++c) grid_start[c] += grid_start[c - 1];
+    grid_items.resize(grid_start.back());
+    std::vector<std::uint32_t>& fill = pair_bodies;  // scratch: next free slot per cell
+    fill.assign(grid_start.begin(), grid_start.end() - 1);
+    for_each_grid_item([&](std::uint32_t item, const Aabb& b) {
+      cells(b, [&](std::size_t c) { grid_items[fill[c]++] = item; });
+    });
+    fill.clear();
+    item_stamp.assign(objs.size() + covers.size() + hills.size(), 0);
+    stamp_now = 0;
+  }
+  int grid_col(double x) const { return std::clamp(static_cast<int>(std::floor((x - grid_origin.x) * grid_inv)), 0, grid_nx - 1); }
+  int grid_row(double y) const { return std::clamp(static_cast<int>(std::floor((y - grid_origin.y) * grid_inv)), 0, grid_ny - 1); }
+
+  // Calls f(item) once for every item in a cell that the capsule of radius r
+  // around segment a -> a + d touches.
+  template <class F>
+  void grid_query(Vec2 a, Vec2 d, double r, F&& f) const {
+    if (grid_nx == 0) return;
+    if (++stamp_now == 0) {
+      std::fill(item_stamp.begin(), item_stamp.end(), 0);
+      stamp_now = 1;
+    }
+    const Vec2 b = a + d;
+    const int y0 = grid_row(std::min(a.y, b.y) - r), y1 = grid_row(std::max(a.y, b.y) + r);
+    const double cell = 1 / grid_inv;
+    for (int y = y0; y <= y1; ++y) {
+      // The centre segment's part within r of this row, widened by r.
+      const double lo_y = grid_origin.y + y * cell - r, hi_y = lo_y + cell + 2 * r;
+      double t0 = 0, t1 = 1;
+      if (d.y != 0) {
+        double ta = (lo_y - a.y) / d.y, tb = (hi_y - a.y) / d.y;
+        if (ta > tb) std::swap(ta, tb);
+        t0 = std::max(t0, ta);
+        t1 = std::min(t1, tb);
+        if (t0 > t1) {
+          // Rounding at the ends of the range: take the whole row.
+          t0 = 0;
+          t1 = 1;
+        }
+      }
+      const double xa = a.x + d.x * t0, xb = a.x + d.x * t1;
+      const int x0 = grid_col(std::min(xa, xb) - r), x1 = grid_col(std::max(xa, xb) + r);
+      for (int x = x0; x <= x1; ++x) {
+        const std::size_t c = static_cast<std::size_t>(y * grid_nx + x);
+        for (std::uint32_t k = grid_start[c]; k < grid_start[c + 1]; ++k) {
+          const std::uint32_t item = grid_items[k];
+          std::uint32_t& st = item_stamp[item_slot(item)];
+          if (st == stamp_now) continue;
+          st = stamp_now;
+          f(item);
+        }
+      }
+    }
+  }
 
   static double fast_atan2(double y, double x) {
     const double ax = std::abs(x);
@@ -864,45 +950,6 @@ struct Prepared {
     if (ay > ax) ang = kPi / 2 - ang;
     if (x < 0) ang = kPi - ang;
     return y < 0 ? -ang : ang;
-  }
-  static int bin_of(double ang) {
-    const int b = static_cast<int>(std::floor((ang + kPi) * (kBins / (2 * kPi))));
-    return ((b % kBins) + kBins) % kBins;
-  }
-
-  void build_fan(std::uint32_t oi) const {
-    fan_for = oi;
-    fan_near.clear();
-    for (auto& bin : fan_bins) bin.clear();
-    const Vec2 c = objs[oi].pcen;
-    const double big_r = max_prad;
-    auto place = [&](std::uint32_t item, Vec2 centre, double rad) {
-      const Vec2 v = centre - c;
-      const double dist = length(v);
-      if (dist <= big_r + rad + kFanMargin) {
-        fan_near.push_back(item);
-        return;
-      }
-      // asin(x) <= x / sqrt(1 - x^2) for 0 <= x < 1.
-      auto asin_bound = [](double x) { return x >= 1 ? kPi : x / std::sqrt(1 - x * x); };
-      const double w = asin_bound(big_r / (dist - rad)) + asin_bound(rad / dist) + kFanMargin;
-      if (w >= kPi) {
-        fan_near.push_back(item);
-        return;
-      }
-      const double ang = fast_atan2(v.y, v.x);
-      const int b0 = static_cast<int>(std::floor((ang - w + kPi) * (kBins / (2 * kPi))));
-      const int b1 = static_cast<int>(std::floor((ang + w + kPi) * (kBins / (2 * kPi))));
-      for (int b = b0; b <= b1; ++b) fan_bins[static_cast<std::size_t>(((b % kBins) + kBins) % kBins)].push_back(item);
-    };
-    for (std::uint32_t b : pool) {
-      if (b != oi) place(kItemBody << 30 | b, objs[b].cen, objs[b].rad);
-    }
-    for (std::uint32_t k = 0; k < covers.size(); ++k) place(kItemCover << 30 | k, covers[k].cen, covers[k].rad);
-    // A hill no higher than the observer is never higher than both ends.
-    for (std::uint32_t k = 0; k < hills.size(); ++k) {
-      if (hills[k].elevation > objs[oi].elevation) place(kItemHill << 30 | k, hills[k].cen, hills[k].rad);
-    }
   }
 
   static double half_diagonal(const Aabb& b) { return length(b.max - b.min) * 0.5; }
@@ -1434,8 +1481,9 @@ struct Prepared {
 
   const std::vector<SeatMask>& compute() {
     const std::uint32_t n = static_cast<std::uint32_t>(objs.size());
-    lazy_fans = true;
+    use_grid = true;
     whole_pairs = true;
+    build_grid();
     memo_stride = (n + 63) / 64;
     hidden_memo.assign(n * memo_stride, 0);
     seen.assign(n, 0);
@@ -1454,13 +1502,7 @@ struct Prepared {
           near_objs.push_back(j);
       }
       if (near_objs.empty()) continue;
-      pool.clear();
-      const Aabb reach = o.pts_box.expanded(range);
-      for (std::uint32_t j = 0; j < n; ++j) {
-        if (objs[j].block != BlockClass::kNone && objs[j].box.intersects(reach)) pool.push_back(j);
-      }
       recent_n = 0;
-      fan_for = UINT32_MAX;  // built on the first pair that needs a search
       gather_screens(oi);
       for (std::uint32_t ti : near_objs) {
         if (pair(oi, ti).visible) seen[ti] |= o.seats;
