@@ -383,6 +383,7 @@ struct Prepared {
 
   // Scratch.
   std::vector<std::uint32_t> near_objs;    // targets around the current observer
+  std::vector<std::uint32_t> order;        // observers in the order compute() takes them
   std::vector<std::uint32_t> pool;         // blockers around the current observer
   // Candidates for the current pair, gathered on the first sight line the
   // cached blockers do not settle.
@@ -1488,9 +1489,17 @@ struct Prepared {
     hidden_memo.assign(n * memo_stride, 0);
     seen.assign(n, 0);
     for (std::uint32_t i = 0; i < n; ++i) seen[i] = objs[i].seats;
-    for (std::uint32_t oi = 0; oi < n; ++oi) {
+    // Observers on higher ground first: they see furthest and over bodies,
+    // so the targets they settle are not judged again by the seats they
+    // serve. Any order gives the same masks.
+    order.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (objs[i].seats != 0 && objs[i].p0 != objs[i].p1) order.push_back(i);
+    }
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return objs[a].elevation > objs[b].elevation; });
+    for (std::uint32_t oi : order) {
       const Obj& o = objs[oi];
-      if (o.seats == 0 || o.p0 == o.p1) continue;
       const double range = range_of(o);
       // Everything that could be seen or could block lies within range of
       // the observer's sight points (a blocker sits on a sight line).
