@@ -463,15 +463,20 @@ struct Prepared {
               far2 = need * need;
             }
             // Tangent corners: every other corner on one side of them.
+            // cross(v[j], v[k]) is exactly -cross(v[k], v[j]) (the same two
+            // products, subtracted the other way), so six crosses give all
+            // twelve signs.
+            const double c01 = cross(v[0], v[1]), c02 = cross(v[0], v[2]), c03 = cross(v[0], v[3]);
+            const double c12 = cross(v[1], v[2]), c13 = cross(v[1], v[3]), c23 = cross(v[2], v[3]);
+            const std::array<std::array<double, 3>, 4> others{{{c01, c02, c03},
+                                                               {-c01, c12, c13},
+                                                               {-c02, -c12, c23},
+                                                               {-c03, -c13, -c23}}};
             int right = -1, left = -1;
             for (int k = 0; k < 4; ++k) {
-              bool all_left = true, all_right = true;
-              for (int j = 0; j < 4; ++j) {
-                if (j == k) continue;
-                const double c = cross(v[static_cast<std::size_t>(k)], v[static_cast<std::size_t>(j)]);
-                if (c < 0) all_left = false;
-                if (c > 0) all_right = false;
-              }
+              const auto& c = others[static_cast<std::size_t>(k)];
+              const bool all_left = !(c[0] < 0) && !(c[1] < 0) && !(c[2] < 0);
+              const bool all_right = !(c[0] > 0) && !(c[1] > 0) && !(c[2] > 0);
               if (all_left && right < 0) right = k;
               if (all_right && left < 0) left = k;
             }
