@@ -410,27 +410,44 @@ struct Prepared {
     bool unformed = false;
   };
   static constexpr std::size_t kShadowsPerPoint = 8;
+  struct Caster {
+    Vec2 cen;
+    double reach = 0;  // 3 * max_prad + the body's half-diagonal
+    std::uint32_t body = 0;
+  };
+  std::vector<Caster> casters;
+  std::vector<std::pair<double, std::uint32_t>> nearest;
   std::vector<Shadow> shadows;
   std::vector<std::uint32_t> shadow_start;  // per sight point, into shadows (+1 sentinel)
 
   void build_shadows() {
     shadows.clear();
     shadow_start.assign(points.size() + 1, 0);
-    std::vector<std::pair<double, std::uint32_t>> nearest;
     const double reach = 3 * max_prad;
+    // The bodies that cast shadows (outright blockers of one quad, and
+    // unformed troops), in scene order.
+    casters.clear();
+    for (std::uint32_t b = 0; b < objs.size(); ++b) {
+      const Obj& ob = objs[b];
+      if (ob.block == BlockClass::kNone) continue;
+      if (ob.block != BlockClass::kUnformed && ob.q1 - ob.q0 != 1) continue;
+      casters.push_back({ob.cen, reach + ob.rad, b});
+    }
     for (std::uint32_t oi = 0; oi < objs.size(); ++oi) {
       const Obj& o = objs[oi];
       nearest.clear();
-      for (std::uint32_t b = 0; b < objs.size(); ++b) {
-        const Obj& ob = objs[b];
-        if (b == oi || ob.block == BlockClass::kNone) continue;
-        if (ob.block != BlockClass::kUnformed && ob.q1 - ob.q0 != 1) continue;
-        const double lim = reach + ob.rad + o.prad;
-        const double d2 = sq(ob.cen - o.pcen);
-        if (d2 <= lim * lim) nearest.push_back({d2, b});
+      for (const Caster& c : casters) {
+        const double lim = c.reach + o.prad;
+        const double d2 = sq(c.cen - o.pcen);
+        if (d2 <= lim * lim && c.body != oi) nearest.push_back({d2, c.body});
       }
-      std::sort(nearest.begin(), nearest.end());
-      if (nearest.size() > kShadowsPerPoint) nearest.resize(kShadowsPerPoint);
+      // The nearest few, ties by scene order.
+      if (nearest.size() > kShadowsPerPoint) {
+        std::partial_sort(nearest.begin(), nearest.begin() + kShadowsPerPoint, nearest.end());
+        nearest.resize(kShadowsPerPoint);
+      } else {
+        std::sort(nearest.begin(), nearest.end());
+      }
       for (std::uint32_t pi = o.p0; pi < o.p1; ++pi) {
         shadow_start[pi] = static_cast<std::uint32_t>(shadows.size());
         const Vec2 p = points[pi];
