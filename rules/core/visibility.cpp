@@ -345,9 +345,10 @@ struct Prepared {
   // A convex piece of a hill's or a cover's interior (see convex_pieces), as
   // outward half-planes dot(n, x) <= d, counter-clockwise.
   struct Piece {
-    std::uint32_t h0 = 0, h1 = 0;  // into piece_n / piece_d
+    std::uint32_t h0 = 0, h1 = 0;  // into piece_n / piece_d / piece_v
     Vec2 cen;
     double rad = 0;
+    bool sharp = false;  // a vertex angle under about 3.6 degrees (no wedge test)
   };
   // Terrain that may hide whole pairs: hills and covers with their pieces.
   struct Screen {
@@ -362,6 +363,7 @@ struct Prepared {
   std::vector<Piece> pieces;
   std::vector<Vec2> piece_n;
   std::vector<double> piece_d;
+  std::vector<Vec2> piece_v;  // vertex i starts side i
   std::vector<Screen> screens;
   std::vector<std::uint32_t> obs_screens;  // screens within reach of the current observer
   // compute(): shortcuts that decide whole pairs beyond those can_see takes
@@ -1165,6 +1167,7 @@ struct Prepared {
     pieces.clear();
     piece_n.clear();
     piece_d.clear();
+    piece_v.clear();
     screens.clear();
     auto add = [&](const Polygon& poly, bool hill, std::uint32_t index, double elevation) {
       Screen sc;
@@ -1185,7 +1188,10 @@ struct Prepared {
           const Vec2 nrm = Vec2{e.y, -e.x} * (1.0 / length(e));  // outward for counter-clockwise
           piece_n.push_back(nrm);
           piece_d.push_back(dot(nrm, a));
+          piece_v.push_back(a);
           b.add(a);
+          const Vec2 back = pc[(i + pc.size() - 1) % pc.size()] - a;
+          if (dot(back, e) > 0.998 * length(back) * length(e)) piece.sharp = true;
         }
         piece.h1 = static_cast<std::uint32_t>(piece_n.size());
         piece.cen = (b.min + b.max) * 0.5;
@@ -1225,6 +1231,84 @@ struct Prepared {
     return (hi - lo) * len > 1e-6;
   }
 
+  // Every sight line between o's points and t's points crosses convex piece
+  // k well inside, by wedges: from a target point m the piece fills the
+  // wedge between its two tangents from m, and a segment from m to a point
+  // inside that wedge and beyond the piece's farthest vertex crosses it. A
+  // point kWedgeMargin inside both tangents, with the tangent vertices at
+  // least kWedgeNear from m and no sharp vertex, puts the crossing well
+  // clear of grazing (a chord of more than 1e-8). Lines near a tangent are
+  // left to through_piece.
+  static constexpr double kWedgeMargin = 1e-2;
+  static constexpr double kWedgeNear = 1e-3;
+  struct Wedge {
+    Vec2 ra, rb;        // unit tangent directions from the target point, ra clockwise of rb
+    double reach2 = 0;  // (farthest vertex + kWedgeMargin)^2
+  };
+  static constexpr std::uint32_t kMaxWedgePoints = 8;
+  // Per target: the last piece whose wedges hid it whole, tried first (the
+  // wedges depend only on the piece and the target).
+  struct TargetWedges {
+    std::uint32_t screen = UINT32_MAX;
+    std::uint32_t piece = UINT32_MAX;
+    std::array<Wedge, kMaxWedgePoints> w;
+  };
+  std::vector<TargetWedges> target_wedges;
+  std::array<Wedge, kMaxWedgePoints> wedge_scratch;
+
+  // The wedges of piece k from each of t's points; false where a point
+  // gives none (inside the piece, on a side's line, a tangent too near).
+  bool make_wedges(std::uint32_t k, const Obj& t, std::array<Wedge, kMaxWedgePoints>& out) const {
+    const Piece& pc = pieces[k];
+    if (pc.sharp || t.p1 - t.p0 > kMaxWedgePoints) return false;
+    for (std::uint32_t mi = t.p0; mi < t.p1; ++mi) {
+      const Vec2 m = points[mi];
+      // Vertex i joins side i-1 and side i; a tangent vertex joins a side
+      // that faces m (m strictly outside its line) and one that does not.
+      std::uint32_t first = UINT32_MAX, last = UINT32_MAX;
+      double far2 = 0;
+      bool prev = dot(piece_n[pc.h1 - 1], m) - piece_d[pc.h1 - 1] > 0;
+      for (std::uint32_t i = pc.h0; i < pc.h1; ++i) {
+        const double side = dot(piece_n[i], m) - piece_d[i];
+        if (std::abs(side) < 1e-9) return false;
+        const bool faces = side > 0;
+        if (faces != prev) (faces ? first : last) = i;
+        prev = faces;
+        far2 = std::max(far2, sq(piece_v[i] - m));
+      }
+      if (first == UINT32_MAX || last == UINT32_MAX) return false;  // m inside
+      Vec2 ra = piece_v[first] - m, rb = piece_v[last] - m;
+      const double la = length(ra), lb = length(rb);
+      if (la < kWedgeNear || lb < kWedgeNear) return false;
+      ra = ra * (1 / la);
+      rb = rb * (1 / lb);
+      if (cross(ra, rb) < 0) std::swap(ra, rb);
+      const double reach = std::sqrt(far2) + kWedgeMargin;
+      out[mi - t.p0] = {ra, rb, reach * reach};
+    }
+    return true;
+  }
+
+  // Every observer point lies inside every target point's wedge.
+  bool wedges_hold(const std::array<Wedge, kMaxWedgePoints>& w, const Obj& o, const Obj& t) const {
+    for (std::uint32_t mi = t.p0; mi < t.p1; ++mi) {
+      const Wedge& wg = w[mi - t.p0];
+      const Vec2 m = points[mi];
+      for (std::uint32_t ei = o.p0; ei < o.p1; ++ei) {
+        const Vec2 v = points[ei] - m;
+        if (!(cross(wg.ra, v) > kWedgeMargin && cross(v, wg.rb) > kWedgeMargin && sq(v) > wg.reach2)) return false;
+      }
+    }
+    return true;
+  }
+
+  // Screen sc may hide the pair (o, t) whole: a hill higher than both, or a
+  // wood or town clear of both (and not seen over).
+  bool screen_applies(const Screen& sc, const Obj& o, const Obj& t, bool cover_far) const {
+    if (sc.hill) return sc.elevation > std::max(o.elevation, t.elevation);
+    return !o.sig_high && cover_far && !sc.box.intersects(o.pts_box) && !sc.box.intersects(t.pts_box);
+  }
+
   // The terrain screens within reach of observer oi (range plus the pieces).
   void gather_screens(std::uint32_t oi) {
     obs_screens.clear();
@@ -1250,6 +1334,11 @@ struct Prepared {
     if (o.hull0 == kNoHull || t.hull0 == kNoHull || o.pts_box.intersects(t.pts_box)) return false;
     const double top = std::max(o.elevation, t.elevation);
     const bool cover_far = o.pts_box.distance_to(t.pts_box) > rules->cover_range + kGeomEpsilon;
+    TargetWedges& tw = target_wedges[ti];
+    if (tw.piece != UINT32_MAX && screen_applies(screens[tw.screen], o, t, cover_far) && wedges_hold(tw.w, o, t)) {
+      pair_sym = screens[tw.screen].hill || cover_symmetric(o, t);
+      return true;
+    }
     const Vec2 a = o.pcen;
     const Vec2 d = t.pcen - a;
     const double dd = dot(d, d);
@@ -1267,6 +1356,13 @@ struct Prepared {
       if (sq(sc.cen - (a + d * s)) > reach * reach) continue;
       for (std::uint32_t pk = sc.k0; pk < sc.k1; ++pk) {
         if (!through_piece(pk, points[o.hull0], points[t.hull0])) continue;
+        if (pk != tw.piece && make_wedges(pk, t, wedge_scratch) && wedges_hold(wedge_scratch, o, t)) {
+          tw.screen = k;
+          tw.piece = pk;
+          tw.w = wedge_scratch;
+          pair_sym = sc.hill || cover_symmetric(o, t);
+          return true;
+        }
         bool all = true;
         for (std::uint32_t e = o.hull0; e < o.hull0 + o.hull_n && all; ++e) {
           for (std::uint32_t m = t.hull0; m < t.hull0 + t.hull_n && all; ++m) {
@@ -1507,6 +1603,8 @@ struct Prepared {
     use_grid = true;
     whole_pairs = true;
     build_grid();
+    target_wedges.resize(n);
+    for (auto& tw : target_wedges) tw.piece = UINT32_MAX;
     memo_stride = (n + 63) / 64;
     hidden_memo.assign(n * memo_stride, 0);
     seen.assign(n, 0);
