@@ -366,6 +366,7 @@ struct Prepared {
   std::vector<Vec2> piece_v;  // vertex i starts side i
   std::vector<Screen> screens;
   std::vector<std::uint32_t> obs_screens;  // screens within reach of the current observer
+  std::vector<std::uint32_t> obs_terrain;  // hills and covers that may lie on its sight lines (items)
   // compute(): shortcuts that decide whole pairs beyond those can_see takes
   // (can_see names the blocker of its last line, which they would change).
   bool whole_pairs = false;
@@ -836,6 +837,7 @@ struct Prepared {
     };
     if (use_grid) {
       grid_query(a, d, r, consider);
+      for (std::uint32_t item : obs_terrain) consider(item);
       std::sort(pair_bodies.begin(), pair_bodies.end());
       std::sort(pair_covers.begin(), pair_covers.end());
       std::sort(pair_hills.begin(), pair_hills.end());
@@ -852,8 +854,9 @@ struct Prepared {
 
   // ---- The flat grid (compute) ----
   //
-  // Every blocker, wood, town and hill listed in each cell of a uniform grid
-  // its bounding box touches. A pair's candidates are the items of the cells
+  // Every blocking object listed in each cell of a uniform grid its bounding
+  // box touches (woods, towns and hills are few and large: each observer
+  // lists those within its reach, obs_terrain, and its pairs try them all). A pair's candidates are the items of the cells
   // its capsule (every sight line lies within r of the segment joining the
   // centres of the two point boxes) touches, each taken once; `consider`
   // then keeps those whose bounding circle meets the capsule. Built once per
@@ -866,22 +869,12 @@ struct Prepared {
   std::vector<std::uint32_t> grid_items;
   mutable std::vector<std::uint32_t> item_stamp;  // per item: the query that last took it
   mutable std::uint32_t stamp_now = 0;
-  std::uint32_t item_slot(std::uint32_t item) const {
-    const std::uint32_t idx = item & kItemIndex;
-    switch (item >> 30) {
-      case kItemBody: return idx;
-      case kItemCover: return static_cast<std::uint32_t>(objs.size()) + idx;
-      default: return static_cast<std::uint32_t>(objs.size() + covers.size()) + idx;
-    }
-  }
 
   template <class F>
   void for_each_grid_item(F&& f) const {
     for (std::uint32_t b = 0; b < objs.size(); ++b) {
       if (objs[b].block != BlockClass::kNone) f(kItemBody << 30 | b, objs[b].box);
     }
-    for (std::uint32_t k = 0; k < covers.size(); ++k) f(kItemCover << 30 | k, covers[k].box);
-    for (std::uint32_t k = 0; k < hills.size(); ++k) f(kItemHill << 30 | k, hills[k].box);
   }
 
   void build_grid() {
@@ -917,13 +910,13 @@ struct Prepared {
       cells(b, [&](std::size_t c) { grid_items[fill[c]++] = item; });
     });
     fill.clear();
-    item_stamp.assign(objs.size() + covers.size() + hills.size(), 0);
+    item_stamp.assign(objs.size(), 0);
     stamp_now = 0;
   }
   int grid_col(double x) const { return std::clamp(static_cast<int>(std::floor((x - grid_origin.x) * grid_inv)), 0, grid_nx - 1); }
   int grid_row(double y) const { return std::clamp(static_cast<int>(std::floor((y - grid_origin.y) * grid_inv)), 0, grid_ny - 1); }
 
-  // Calls f(item) once for every item in a cell that the capsule of radius r
+  // Calls f(item) once for every body in a cell that the capsule of radius r
   // around segment a -> a + d touches.
   template <class F>
   void grid_query(Vec2 a, Vec2 d, double r, F&& f) const {
@@ -956,7 +949,7 @@ struct Prepared {
         const std::size_t c = static_cast<std::size_t>(y * grid_nx + x);
         for (std::uint32_t k = grid_start[c]; k < grid_start[c + 1]; ++k) {
           const std::uint32_t item = grid_items[k];
-          std::uint32_t& st = item_stamp[item_slot(item)];
+          std::uint32_t& st = item_stamp[item];  // bodies only: the item is the index
           if (st == stamp_now) continue;
           st = stamp_now;
           f(item);
@@ -1312,8 +1305,18 @@ struct Prepared {
   // The terrain screens within reach of observer oi (range plus the pieces).
   void gather_screens(std::uint32_t oi) {
     obs_screens.clear();
+    obs_terrain.clear();
     const Obj& o = objs[oi];
     const double reach = range_of(o) + o.prad;
+    // A hill no higher than the observer is never higher than both ends.
+    for (std::uint32_t k = 0; k < hills.size(); ++k) {
+      const double lim = reach + hills[k].rad;
+      if (hills[k].elevation > o.elevation && sq(hills[k].cen - o.pcen) <= lim * lim) obs_terrain.push_back(kItemHill << 30 | k);
+    }
+    for (std::uint32_t k = 0; k < covers.size(); ++k) {
+      const double lim = reach + covers[k].rad;
+      if (sq(covers[k].cen - o.pcen) <= lim * lim) obs_terrain.push_back(kItemCover << 30 | k);
+    }
     for (std::uint32_t k = 0; k < screens.size(); ++k) {
       const Screen& sc = screens[k];
       if (sc.hill ? sc.elevation <= o.elevation : o.sig_high) continue;  // cannot hide anything from it
