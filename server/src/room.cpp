@@ -537,6 +537,7 @@ void Room::do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& pee
   joined->set_seat(seat->seat.id);
   joined->set_resume_token(resume);
   fill_view(*seat, joined->mutable_view());
+  *joined->mutable_settings() = settings_;
   peer->send(make_outgoing(std::move(reply)));
 
   if (!is_spectator(*seat)) {
@@ -553,14 +554,15 @@ void Room::do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& pee
     if (locked_.contains(s)) st->add_locked(s);
   }
   peer->send(make_outgoing(std::move(status)));
-  send_history(*seat, peer, request.last_sequence());
+  send_history(*seat, peer, request.last_sequence(), request.full_history());
 }
 
-void Room::send_history(SeatState& seat, const std::shared_ptr<Peer>& peer, std::uint64_t after_sequence) {
+void Room::send_history(SeatState& seat, const std::shared_ptr<Peer>& peer, std::uint64_t after_sequence,
+                        bool full) {
   v1::Envelope env;
   auto* since = env.mutable_events_since();
   since->set_game_id(record_.id);
-  if (after_sequence > 0) {
+  if (after_sequence > 0 || full) {
     const auto bit = std::uint64_t{1} << index_of(seat);
     const bool all = is_umpire(seat) || ended();
     const auto spectator_turn_limit = spectator_turn();
@@ -616,6 +618,7 @@ void Room::fill_view(const SeatState& seat, v1::GameView* out) const {
     codec::to_proto(game_->view_for("umpire", view_settings_), out);
     out->set_seat(seat.seat.id);
     out->set_seed_hex(hex(seed_));
+    out->set_result(end_text());
   } else if (is_spectator(seat)) {
     const std::string as =
         settings_.spectator_side().empty() ? std::string("umpire") : settings_.spectator_side() + "/army";
@@ -1022,9 +1025,14 @@ void Room::open_deadline() {
   });
 }
 
-void Room::announce_end() {
+std::string Room::end_text() const {
   std::string text = ended_by_umpire_ ? "the umpire ended the game" : "the game has ended";
   if (!umpire_result_.empty()) text += ": " + umpire_result_;
+  return text;
+}
+
+void Room::announce_end() {
+  const std::string text = end_text();
   // The seed is revealed only once the store says the game has ended, so an
   // export made from then on carries it too.
   record_.ended = true;
@@ -1085,12 +1093,13 @@ void Room::do_notifications(const v1::SetNotifications& request, const std::shar
 
 // ---- Pushes. ----
 
-void Room::notice(const std::string& kind, const std::string& text) {
+void Room::notice(const std::string& kind, const std::string& text, std::uint64_t step) {
   v1::Envelope env;
   auto* n = env.mutable_notice();
   n->set_game_id(record_.id);
   n->set_kind(kind);
   n->set_text(text);
+  n->set_step(step);
   n->set_deadline_unix(deadline_ms_ / 1000);
   n->set_paused(paused_);
   send_to_all(make_outgoing(std::move(env)));
@@ -1361,7 +1370,7 @@ void Room::reload_after_rewind(const std::shared_ptr<Peer>& peer, std::uint64_t 
                 reply.mutable_umpire_done()->set_action("rewind");
                 peer->send(make_outgoing(std::move(reply)));
                 self->send_fresh_state();
-                self->notice("rewound", text);
+                self->notice("rewound", text, self->game_->step());
                 self->resume_play();
               });
             });

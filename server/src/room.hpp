@@ -193,14 +193,16 @@ class Room : public std::enable_shared_from_this<Room> {
   void advance_if_idle();
   void open_deadline();
   void announce_end();
+  std::string end_text() const;
 
   // Pushes.
-  void notice(const std::string& kind, const std::string& text);
+  void notice(const std::string& kind, const std::string& text, std::uint64_t step = 0);
   void send_to_seat(SeatState& seat, const OutgoingPtr& message);
   void send_to_all(const OutgoingPtr& message);
   bool may_read(const SeatState& reader, const v1::ChatMessage& message) const;
   void send_chat(const v1::ChatMessage& message);
-  void send_history(SeatState& seat, const std::shared_ptr<Peer>& peer, std::uint64_t after_sequence);
+  // The events after `after_sequence` the seat may see (all of them with `full`) and the chat it may read.
+  void send_history(SeatState& seat, const std::shared_ptr<Peer>& peer, std::uint64_t after_sequence, bool full);
   const rules::Game& spectator_state() const;
   std::uint32_t spectator_turn() const;
 

@@ -51,15 +51,18 @@ class SnapshotRewindTest : public ::testing::Test {
     if (!keep_sequence) view.clear_sequence();
     return view;
   }
-  // The umpire's events after `after`, as a reconnecting client gets them.
-  std::string events_after(std::uint64_t after) {
+  // The umpire's events after `after` (all with `full`), as a joining client gets them.
+  std::string events_after(std::uint64_t after, bool full = false) {
     Client c(port());
     c.hello();
     v1::Envelope e;
     e.mutable_join_game()->set_game_id(game_.id);
     e.mutable_join_game()->set_token(game_.tokens.at("umpire"));
     e.mutable_join_game()->set_last_sequence(after);
-    EXPECT_TRUE(c.call(e).has_joined());
+    e.mutable_join_game()->set_full_history(full);
+    auto joined = c.call(e);
+    EXPECT_TRUE(joined.has_joined());
+    EXPECT_TRUE(joined.joined().has_settings()) << "every seat is told the settings in force";
     auto since = read_until(c, [](const v1::Envelope& m) { return m.has_events_since(); });
     EXPECT_TRUE(since);
     std::string out;
@@ -103,6 +106,9 @@ TEST_F(SnapshotRewindTest, LoadingStartsFromTheNewestSnapshotAndGivesTheSameGame
   start();
   EXPECT_EQ(umpire_view().DebugString(), before.DebugString());
   EXPECT_EQ(events_after(1), history) << "the history comes back whole, numbered as before";
+  const auto all = events_after(0, true);
+  EXPECT_NE(all.find("sequence: 1\n"), std::string::npos) << "a first join may ask for the whole history";
+  EXPECT_EQ(all.size() > history.size(), true);
   EXPECT_EQ(metric("galloper_snapshots_rejected_total"), 0);
   EXPECT_NE(server_->log().find("snapshots offered"), std::string::npos);
   EXPECT_EQ(play_steps(port(), game_, 3), 3) << server_->log();
@@ -169,6 +175,7 @@ TEST_F(SnapshotRewindTest, UmpireRewindOpensAnEarlierStepForEveryoneAndSurvivesA
   auto notice = read_until(player, [](const v1::Envelope& m) { return m.has_notice() && m.notice().kind() == "rewound"; });
   ASSERT_TRUE(notice);
   EXPECT_NE(notice->notice().text().find("a misclick on the blue left"), std::string::npos);
+  EXPECT_EQ(notice->notice().step(), step) << "clients drop the events of this step and later ones";
   auto view = read_until(player, [](const v1::Envelope& m) { return m.has_view(); }, 200);
   (void)view;
   v1::GameView rewound = umpire_view(false);

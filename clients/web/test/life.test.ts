@@ -72,6 +72,21 @@ describe("rewind", () => {
     const owed = playReducer(back, { type: "decisions", owed: create(DecisionsOwedSchema, { gameId: G, step: 2n }) });
     expect(owed.step).toBe(2n);
   });
+
+  it("the rewound notice drops the undone steps' events", () => {
+    const at = (sequence: number, step: number) =>
+      create(EventSchema, { sequence: BigInt(sequence), text: `e${sequence}`, step: BigInt(step) });
+    let p = initialPlayState(G);
+    p = playReducer(p, { type: "eventsSince", since: create(EventsSinceSchema, { gameId: G, events: [at(1, 1), at(2, 2), at(3, 3), at(4, 3)] }) });
+    const back = playReducer(p, { type: "rewound", step: 2n });
+    expect(back.events.map((e) => e.sequence)).toEqual([1n]);
+  });
+
+  it("a view of an ended game carries how it ended", () => {
+    const s = run([{ type: "view", view: view(3, { ended: true, result: "the umpire ended the game: a draw" }) }]);
+    expect(s.ended).toBe(true);
+    expect(s.result).toBe("the umpire ended the game: a draw");
+  });
 });
 
 describe("chat", () => {

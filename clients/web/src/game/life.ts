@@ -79,6 +79,7 @@ export function lifeReducer(state: LifeState, action: LifeAction): LifeState {
         paused: v.paused,
         deadlineUnix: Number(v.deadlineUnix),
         ended: state.ended || v.ended,
+        result: v.ended && v.result ? v.result : state.result,
         seedHex: v.seedHex || state.seedHex,
         commitment,
         commitmentChanged: changed,

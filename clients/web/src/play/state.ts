@@ -80,6 +80,7 @@ export type PlayAction =
   | { type: "stepResolved"; resolved: StepResolved }
   | { type: "eventsSince"; since: EventsSince }
   | { type: "viewStep"; step: bigint }
+  | { type: "rewound"; step: bigint }
   | { type: "errorPush"; code: string; message: string }
   | { type: "editDraft"; decisionId: string; steps: DraftStep[] };
 
@@ -155,6 +156,10 @@ export function playReducer(state: PlayState, action: PlayAction): PlayState {
         ...initialPlayState(state.gameId),
         events: state.events,
       };
+    case "rewound":
+      // The umpire rewound to `step`: the events of that step and later ones
+      // are undone (the server never sends them again).
+      return { ...state, events: state.events.filter((e) => e.step < action.step) };
     case "errorPush":
       // The server reopened the step: every seat may revise and lock again.
       return { ...state, locked: false, locking: false, notice: `${action.code}: ${action.message}` };

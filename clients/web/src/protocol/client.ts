@@ -153,9 +153,11 @@ export class GalloperClient {
 
   // `token` is an invite token or, after a reconnect, the resume token.
   // `lastSequence`: the last event this page accounted for (0 on a first
-  // join); the server follows Joined with EventsSince, the events after it.
+  // join); the server follows Joined with EventsSince, the events after it
+  // (every event the seat may see on a first join: this page has none yet).
   joinGame(gameId: string, token: string, lastSequence = 0n): Promise<Joined> {
-    return this.request({ case: "joinGame", value: { gameId, token, lastSequence } }, "joined");
+    const fullHistory = lastSequence === 0n;
+    return this.request({ case: "joinGame", value: { gameId, token, lastSequence, fullHistory } }, "joined");
   }
 
   // Every umpire action carries a reason (the audit trail); players may send

@@ -245,7 +245,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   // The settings in force: as the server sends them where it does, else as
   // this browser created the game with them.
   function showSettings(joined: Joined): void {
-    const sent = (joined as unknown as { settings?: GameSettings }).settings ?? (joined.view as unknown as { settings?: GameSettings } | undefined)?.settings;
+    const sent: GameSettings | undefined = joined.settings;
     if (sent) {
       info.renderSettings(sent, "");
       return;
@@ -338,6 +338,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
       case "notice":
         if (!b.value.gameId || b.value.gameId === gameId) {
           dispatchLife({ type: "notice", notice: b.value, at: Date.now() });
+          if (b.value.kind === "rewound") dispatch({ type: "rewound", step: b.value.step });
           umpire.refreshAudit();
         }
         break;
