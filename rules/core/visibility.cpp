@@ -1526,7 +1526,9 @@ struct Prepared {
       pair_sym = blocks_outright_for(ti, t.screen);
       return hidden_by(t.screen);
     }
-    for (std::uint32_t i = 0; i < recent_n; ++i) {
+    // compute() skips the observer's recent screens: its terrain wedges and
+    // spans settle those pairs for less than sixteen clipped lines each.
+    for (std::uint32_t i = 0; i < (whole_pairs ? 0u : recent_n); ++i) {
       const std::uint32_t bi = recent[i];
       if (bi != ti && bi != oi && objs[bi].box.intersects(box) && hides_whole(oi, ti, bi)) {
         objs[ti].screen = bi;
