@@ -1360,6 +1360,20 @@ struct Prepared {
   // hides_whole), and each such line is blocked: a hill blocks whatever
   // enters it; an intervening stretch of cover limits a line longer than
   // cover_range. Sets pair_sym.
+  // The piece that last hid the target whole, by its wedges (cheap: tried
+  // before the spans).
+  bool target_wedges_hide(std::uint32_t oi, std::uint32_t ti) {
+    const Obj& o = objs[oi];
+    const Obj& t = objs[ti];
+    const TargetWedges& tw = target_wedges[ti];
+    if (tw.piece == UINT32_MAX) return false;
+    const Screen& sc = screens[tw.screen];
+    if (!sc.hill && o.pts_box.distance_to(t.pts_box) <= rules->cover_range + kGeomEpsilon) return false;
+    if (!screen_applies(sc, o, t, true) || !wedges_hold(tw.w, o, t)) return false;
+    pair_sym = sc.hill || cover_symmetric(o, t);
+    return true;
+  }
+
   bool terrain_hides(std::uint32_t oi, std::uint32_t ti) {
     const Obj& o = objs[oi];
     const Obj& t = objs[ti];
@@ -1367,10 +1381,6 @@ struct Prepared {
     const double top = std::max(o.elevation, t.elevation);
     const bool cover_far = o.pts_box.distance_to(t.pts_box) > rules->cover_range + kGeomEpsilon;
     TargetWedges& tw = target_wedges[ti];
-    if (tw.piece != UINT32_MAX && screen_applies(screens[tw.screen], o, t, cover_far) && wedges_hold(tw.w, o, t)) {
-      pair_sym = screens[tw.screen].hill || cover_symmetric(o, t);
-      return true;
-    }
     const Vec2 a = o.pcen;
     const Vec2 d = t.pcen - a;
     const double dd = dot(d, d);
@@ -1536,6 +1546,7 @@ struct Prepared {
         return hidden_by(bi);
       }
     }
+    if (whole_pairs && target_wedges_hide(oi, ti)) return {false, SightBlock::kHill, 0};
     // Target points hidden from the whole observer by bodies around them.
     std::uint64_t done = 0;
     bool all_done = t.p1 - t.p0 <= 64;
