@@ -623,6 +623,20 @@ struct Prepared {
     return UINT32_MAX;
   }
 
+  // The body of a span at target point m that blocks the line from m along
+  // v for observer oi (the line ends beyond the span's bodies), or UINT32_MAX.
+  std::uint32_t span_at(std::uint32_t m, Vec2 v, std::uint32_t oi) const {
+    const double a = fast_atan2(v.y, v.x);
+    const double amin = a - kAtanError, amax = a + kAtanError;
+    if (amin < -kPi || amax > kPi) return UINT32_MAX;  // split spans reach past +-pi
+    for (std::uint32_t k = span_start[m]; k < span_start[m + 1]; ++k) {
+      const Span& sp = spans[k];
+      if (sp.lo >= amin) break;  // sorted by lo
+      if (amax < sp.hi) return dot(v, v) > sp.far2 && objs[oi].elevation <= sp.min_elev ? sp.body : UINT32_MAX;
+    }
+    return UINT32_MAX;
+  }
+
   // A body near sight point pi, other than `skip1`/`skip2`, that blocks the
   // segment from pi along v (its far end at pi + v) for observer oi outright.
   // Unformed troops count only from the eye's end (their allowance runs
@@ -1601,7 +1615,17 @@ struct Prepared {
         }
         {
           // Near one end or the other, a neighbour's shadow settles most lines.
-          std::uint32_t b = shadowed(m, points[e] - points[m], oi, oi, ti, false);
+          // compute() looks the target's end up in its merged spans (one
+          // angle) rather than in each shadow.
+          const bool by_span = whole_pairs && o.elevation <= 0;
+          if (by_span) {
+            if (const std::uint32_t sb = span_at(m, points[e] - points[m], oi); sb != UINT32_MAX) {
+              last = hidden_by(sb);
+              sym = sym && o.elevation == t.elevation;  // as for a whole target point
+              continue;
+            }
+          }
+          std::uint32_t b = by_span ? UINT32_MAX : shadowed(m, points[e] - points[m], oi, oi, ti, false);
           if (b == UINT32_MAX) b = shadowed(e, points[m] - points[e], oi, oi, ti, true);
           if (b != UINT32_MAX) {
             if (objs[b].block == BlockClass::kUnformed) {
