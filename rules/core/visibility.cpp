@@ -1014,6 +1014,12 @@ struct Prepared {
   }
 
   static double half_diagonal(const Aabb& b) { return length(b.max - b.min) * 0.5; }
+  // Aabb::distance_to squared, without the square root (the same dx, dy).
+  static double box_distance2(const Aabb& a, const Aabb& b) {
+    const double dx = std::max({0.0, b.min.x - a.max.x, a.min.x - b.max.x});
+    const double dy = std::max({0.0, b.min.y - a.max.y, a.min.y - b.max.y});
+    return dx * dx + dy * dy;
+  }
   static double sq(Vec2 v) { return v.x * v.x + v.y * v.y; }
 
   bool hill_blocks(std::uint32_t h, Vec2 eye, Vec2 mark, Vec2 ab, double len) const {
@@ -1689,14 +1695,14 @@ struct Prepared {
                      [&](std::uint32_t a, std::uint32_t b) { return objs[a].elevation > objs[b].elevation; });
     for (std::uint32_t oi : order) {
       const Obj& o = objs[oi];
-      const double range = range_of(o);
+      const double range2 = range_of(o) * range_of(o);
       // Everything that could be seen or could block lies within range of
       // the observer's sight points (a blocker sits on a sight line).
       near_objs.clear();
       for (std::uint32_t j = 0; j < n; ++j) {
         if (j == oi || (seen[j] & o.seats) == o.seats) continue;
         const Obj& c = objs[j];
-        if (c.pts_box.distance_to(o.pts_box) <= range && !cover_bound_apart(o, c) && !memo_get(oi, j))
+        if (box_distance2(c.pts_box, o.pts_box) <= range2 && !cover_bound_apart(o, c) && !memo_get(oi, j))
           near_objs.push_back(j);
       }
       if (near_objs.empty()) continue;
