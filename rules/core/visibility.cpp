@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -482,24 +483,31 @@ struct Prepared {
               const double need = std::sqrt(unformed_far2) + rules->unformed_see_beyond + kGeomEpsilon;
               far2 = need * need;
             }
-            // Tangent corners: every other corner on one side of them.
-            // cross(v[j], v[k]) is exactly -cross(v[k], v[j]) (the same two
-            // products, subtracted the other way), so six crosses give all
-            // twelve signs.
-            const double c01 = cross(v[0], v[1]), c02 = cross(v[0], v[2]), c03 = cross(v[0], v[3]);
-            const double c12 = cross(v[1], v[2]), c13 = cross(v[1], v[3]), c23 = cross(v[2], v[3]);
-            const std::array<std::array<double, 3>, 4> others{{{c01, c02, c03},
-                                                               {-c01, c12, c13},
-                                                               {-c02, -c12, c23},
-                                                               {-c03, -c13, -c23}}};
-            int right = -1, left = -1;
-            for (int k = 0; k < 4; ++k) {
-              const auto& c = others[static_cast<std::size_t>(k)];
-              const bool all_left = !(c[0] < 0) && !(c[1] < 0) && !(c[2] < 0);
-              const bool all_right = !(c[0] > 0) && !(c[1] > 0) && !(c[2] > 0);
-              if (all_left && right < 0) right = k;
-              if (all_right && left < 0) left = k;
-            }
+            // Tangent corners: every other corner on one side of them (the
+            // first such corner each way). cross(v[j], v[k]) is exactly
+            // -cross(v[k], v[j]) (the same two products, subtracted the other
+            // way), so six crosses give all twelve signs: cross(v[k], v[j])
+            // < 0 rules k out as the right tangent and j as the left one.
+            unsigned not_right = 0, not_left = 0;
+            auto pair_sign = [&](int k, int j) {
+              const double c = cross(v[static_cast<std::size_t>(k)], v[static_cast<std::size_t>(j)]);
+              if (c < 0) {
+                not_right |= 1u << k;
+                not_left |= 1u << j;
+              } else if (c > 0) {
+                not_left |= 1u << k;
+                not_right |= 1u << j;
+              }
+            };
+            pair_sign(0, 1);
+            pair_sign(0, 2);
+            pair_sign(0, 3);
+            pair_sign(1, 2);
+            pair_sign(1, 3);
+            pair_sign(2, 3);
+            const unsigned right_ok = ~not_right & 0xFu, left_ok = ~not_left & 0xFu;
+            const int right = right_ok ? std::countr_zero(right_ok) : -1;
+            const int left = left_ok ? std::countr_zero(left_ok) : -1;
             if (right < 0 || left < 0 || right == left) continue;
             shadows.push_back(
                 {v[static_cast<std::size_t>(right)], v[static_cast<std::size_t>(left)], far2, nb.second, unformed});
