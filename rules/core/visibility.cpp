@@ -283,6 +283,7 @@ struct Prepared {
     Vec2 pcen;         // centre of `pts_box`
     double prad = 0;   // half-diagonal of `pts_box`
     std::uint32_t screen = UINT32_MAX;  // the last body that hid it whole
+    std::uint32_t blocker = UINT32_MAX;  // compute: the last body that blocked a line to it
     Aabb box;       // of its bases
     Aabb pts_box;   // of its sight points
     std::uint32_t q0 = 0, q1 = 0;  // quads
@@ -672,6 +673,7 @@ struct Prepared {
   // Per observer: bodies that hid whole targets lately, tried first.
   std::array<std::uint32_t, 4> recent{};
   std::uint32_t recent_n = 0;
+  std::uint32_t obs_blocker = UINT32_MAX;  // compute: the last body that blocked the observer's line
   // hidden_memo bit (a, b): a cannot see b, learnt from b failing to see a
   // when everything that decided it works the same both ways.
   std::vector<std::uint64_t> hidden_memo;
@@ -1596,6 +1598,12 @@ struct Prepared {
     }
     if (whole_pairs && terrain_hides(oi, ti)) return {false, SightBlock::kHill, 0};
     Cache cache;
+    if (whole_pairs) {
+      // The bodies that last blocked a line to this target and from this
+      // observer are tried before any search (body() decides each exactly).
+      if (t.blocker != UINT32_MAX && t.blocker != oi && t.blocker != ti) cache.add_body(t.blocker);
+      if (obs_blocker != UINT32_MAX && obs_blocker != oi && obs_blocker != ti) cache.add_body(obs_blocker);
+    }
     gathered = false;
     const double cover_reach = std::max(rules->cover_range, rules->cover_edge_seen_range) + kGeomEpsilon;
     const double cover_reach2 = cover_reach * cover_reach;
@@ -1669,7 +1677,11 @@ struct Prepared {
         }
       }
     }
-    if (cache.kind == Cache::kBody) remember(cache.index);
+    if (cache.kind == Cache::kBody) {
+      remember(cache.index);
+      objs[ti].blocker = cache.index;
+      obs_blocker = cache.index;
+    }
     pair_sym = sym;
     return last;
   }
@@ -1715,6 +1727,7 @@ struct Prepared {
       }
       if (near_objs.empty()) continue;
       recent_n = 0;
+      obs_blocker = UINT32_MAX;
       gather_screens(oi);
       for (std::uint32_t ti : near_objs) {
         if (pair(oi, ti).visible) seen[ti] |= o.seats;
