@@ -164,6 +164,23 @@ class Field {
     return false;
   }
 
+  // "Enemy to their front" for a unit standing where `rects` are (its
+  // body_rects) with envelope `env` (RULINGS.md M4): a formed unit's 45°
+  // front arc; unformed troops "are considered to be facing all-round", so
+  // any enemy within `range` of one of their bases (M13).
+  bool enemy_front_within(std::string_view army, bool all_round, const OrientedRect& env,
+                          const std::vector<OrientedRect>& rects, double range) const {
+    if (!all_round) return enemy_front_within(army, env, range);
+    for (const auto& r : rects) {
+      if (enemy_dist(army, r.polygon(), false) <= range) return true;
+    }
+    return false;
+  }
+  bool enemy_front_within(std::string_view army, const Pose& pose, double range) const {
+    return enemy_front_within(army, !pose.gun && !formed(pose.formation), pose_envelope(pose), body_rects(pose),
+                              range);
+  }
+
   // "terrain which may contain enemy": a wood or town within 6" that no
   // friendly troops occupy (RULINGS.md).
   bool cover_may_hide_enemy(std::string_view army, const Polygon& poly, double range) const {
@@ -763,12 +780,11 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
                                      st.action + " comes within " + in(d) + ".");
       }
     }
-    const OrientedRect end_env = pose_envelope(e.end);
-    if (cav && e.moves && field.enemy_front_within(army, end_env, kCavalryHalt - kEps)) {
+    if (cav && e.moves && field.enemy_front_within(army, e.end, kCavalryHalt - kEps)) {
       return no("cavalry_halt", who + ": cavalry must halt at 2\" of enemy to their front; only a charge goes "
                                       "closer.");
     }
-    if (foot && field.enemy_front_within(army, end_env, kFootCombat)) was_in_combat = true;
+    if (foot && field.enemy_front_within(army, e.end, kFootCombat)) was_in_combat = true;
     {
       std::vector<Polygon> scratch;
       for (const auto& area : sweep_areas(sw, scratch)) {
@@ -852,7 +868,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     const double short_by = (1 - used) * decl.allowance;
     // A refused flank: the rest of the brigade "remain[s] in place" (RULINGS.md M21).
     bool excused = decl.objective || refused;
-    if (!excused && cav && field.enemy_front_within(army, end_env, kCavalryHalt + kAtLine)) excused = true;
+    if (!excused && cav && field.enemy_front_within(army, p.end, kCavalryHalt + kAtLine)) excused = true;
     if (!excused && decl.double_move &&
         field.enemy_dist(army, end_env.polygon(), true) <= kDoubleMoveBeyond + kAtLine) {
       excused = true;
@@ -885,8 +901,15 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
         }
       }
       // "or come into combat"
-      if (!halt_short && foot && field.enemy_front_within(army, on_end, kFootCombat)) halt_short = true;
-      if (!halt_short && cav && field.enemy_front_within(army, on_end, kCavalryHalt)) halt_short = true;
+      const bool all_round = !p.gun && !formed(p.end.formation);
+      std::vector<OrientedRect> on_rects;
+      for (const auto& r : end_rects) on_rects.push_back(r.translated(d));
+      if (!halt_short && foot && field.enemy_front_within(army, all_round, on_end, on_rects, kFootCombat)) {
+        halt_short = true;
+      }
+      if (!halt_short && cav && field.enemy_front_within(army, all_round, on_end, on_rects, kCavalryHalt)) {
+        halt_short = true;
+      }
       excused = blocked || (halt_short && short_by <= kHaltShort + kEps);
     }
     if (!excused) {
@@ -1440,8 +1463,7 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     if (p.gun) continue;
     Brigade& b = s.brigades[p.index];
     if (!is_foot(b.type)) continue;
-    const OrientedRect env = pose_envelope(pose_of(b));
-    if (after.enemy_front_within(b.army, env, kFootCombat)) {
+    if (after.enemy_front_within(b.army, pose_of(b), kFootCombat)) {
       b.status |= static_cast<std::uint32_t>(Status::kInCombat);
       if (!in_combat_before.contains(b.id)) {
         Event e;

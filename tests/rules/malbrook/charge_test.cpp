@@ -62,6 +62,36 @@ TEST(ChargeDeclare, CavalryNameATargetInTheirFront) {
   EXPECT_TRUE(combat_pending(s).empty());
 }
 
+// "Brigades with a Halt reaction ... may not initiate a charge. Cavalry may,
+// however, counter-charge if charged and, if unformed, may also evade."
+TEST(ChargeDeclare, HaltedCavalryMayNotChargeButMayCounterChargeAndUnformedMayEvade) {
+  for (const bool hussars : {false, true}) {
+    SCOPED_TRACE(hussars ? "halted hussars" : "halted horse");
+    GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                                unit("al_h", "al", TroopType::kHorse, {16, 13}, 180)});
+    Brigade& h = brigade(s, "al_h");
+    h.control = ControlResult::kHalt;
+    if (hussars) {
+      h.type = TroopType::kHussars;
+      h.formation = Formation::kUnformed;
+    }
+    auto ds = combat_pending(s);
+    ASSERT_EQ(ds.size(), 1u);  // only fr_h declares: the halted brigade may not charge
+    EXPECT_EQ(ds[0].id, "charge/fr_h");
+    FixedDice dice(std::vector<int>{});
+    std::vector<Event> ev;
+    ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_h"}}, dice, ev).ok());
+    ds = combat_pending(s);
+    const Decision* r = nullptr;
+    for (const auto& d : ds) {
+      if (d.id == "response/al_h") r = &d;
+    }
+    ASSERT_NE(r, nullptr);
+    EXPECT_TRUE(has_option(*r, "counter_charge"));
+    EXPECT_EQ(has_option(*r, "evade"), hussars);
+  }
+}
+
 TEST(ChargeDeclare, ALOutranceForNewStyleHorseAndHussars) {
   GameState s = horse_at_foot();
   brigade(s, "fr_h").style = FightingStyle::kNew;

@@ -301,6 +301,50 @@ TEST(MovementExecute, CavalryMustHaltAtTwoInchesOfEnemyToTheirFront) {
   EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kInCombat));
 }
 
+// "Unformed ... are considered to be facing all-round and therefore have no
+// flanks or rear" (RULINGS M4, M13): enemy beside them is "to their front".
+TEST(MovementExecute, UnformedCavalryFaceAllRoundSoMustHaltAtTwoInchesOfEnemyBesideThem) {
+  for (const bool unformed : {false, true}) {
+    SCOPED_TRACE(unformed ? "hussars, unformed" : "horse in line");
+    GameState s = movement_state();
+    Brigade& c = brigade(s, "fr_b1");
+    c.type = unformed ? TroopType::kHussars : TroopType::kHorse;
+    c.formation = unformed ? Formation::kUnformed : Formation::kLine;
+    c.bases = 2;
+    brigade(s, "al_b1").position = {20.5, 12};  // x 18.5..22.5, y 12..13: beside the path, behind its end's front edge
+    ASSERT_TRUE(declare(s, {{"fr_b1", "2"}}, {5, 5}));  // 5"
+    GameState t = s;
+    const auto v = execute(t, {{"fr_b1", {fwd(5)}}});
+    const double d = distance(pose_envelope(pose_of(brigade(s, "al_b1"))),
+                              pose_envelope(pose_of(brigade(s, "fr_b1"))).translated({0, 5}));
+    EXPECT_LT(d, 2.0);
+    if (unformed) {
+      ASSERT_FALSE(v);
+      EXPECT_EQ(v.error().code, "cavalry_halt");
+    } else {
+      EXPECT_TRUE(v) << v.error().reason;  // the enemy is off its flank, not to its front
+    }
+  }
+}
+
+TEST(MovementExecute, UnformedFootFaceAllRoundSoEnemyWithinOneInchBesideThemMeansCombat) {
+  for (const bool unformed : {false, true}) {
+    SCOPED_TRACE(unformed ? "dismounted dragoons, unformed" : "foot in line");
+    GameState s = movement_state();
+    Brigade& f = brigade(s, "fr_b1");
+    f.type = unformed ? TroopType::kDismountedDragoons : TroopType::kFoot;
+    f.formation = unformed ? Formation::kUnformed : Formation::kLine;
+    f.bases = 2;
+    brigade(s, "al_b1").position = {19.75, 12};  // x 17.75..21.75, y 12..13
+    ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 2}));  // 3"
+    ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(3)}}}));
+    const double d =
+        distance(pose_envelope(pose_of(brigade(s, "al_b1"))), pose_envelope(pose_of(brigade(s, "fr_b1"))));
+    EXPECT_LE(d, 1.0);
+    EXPECT_EQ(brigade(s, "fr_b1").has(Status::kInCombat), unformed);
+  }
+}
+
 TEST(MovementExecute, DoubleMoveHaltsAtSixInchesOfKnownEnemy) {
   GameState s = movement_state();
   brigade(s, "al_b1").position = {16, 24};  // 14" ahead
@@ -576,6 +620,97 @@ TEST(MovementExecute, DismountedDragoonsMayChooseToSkirmishWithdraw) {
   const double d = distance(pose_envelope(pose_of(brigade(s, "fr_b1"))), pose_envelope(pose_of(brigade(s, "al_b1"))));
   EXPECT_GE(d, 2 - 1e-9);
   EXPECT_TRUE(movement_finished(s));
+}
+
+// "Dismounted dragoons should have a horse-holder marker placed where they
+// dismounted ... Horse-holder markers may either stay in that location or
+// withdraw up to 6 inches ... The horses may not move again on their own. In
+// order to remount the dragoon brigade must be within 1 inch of the
+// horse-holder marker" (RULINGS M20).
+TEST(MovementExecute, HorseHoldersPlacedWhereTheyDismountedWithdrawOnceUpToSixInchesRemountWithinOne) {
+  GameState s = movement_state();
+  brigade(s, "fr_b1").type = TroopType::kDragoons;
+  brigade(s, "fr_b1").bases = 2;  // room to spread out unformed
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
+  {
+    const auto v = execute(s, {{"fr_b1", {step_of("dismount")}}});
+    ASSERT_TRUE(v) << v.error().reason;
+  }
+  const Brigade& d = brigade(s, "fr_b1");
+  EXPECT_EQ(d.type, TroopType::kDismountedDragoons);
+  ASSERT_TRUE(d.horse_holders.has_value());
+  EXPECT_NEAR(d.horse_holders->x, 16, 1e-9);
+  EXPECT_NEAR(d.horse_holders->y, 10, 1e-9);
+
+  // A later turn: the horses withdraw up to 6", once.
+  GameState w = s;
+  w.movement = {};
+  OrderStep horses = step_of("horse_holders");
+  horses.to = {16, 3.9};  // 6.1" away
+  ASSERT_TRUE(declare(w, {{"fr_b1", "manoeuvre"}}, {}));
+  GameState t = w;
+  auto v = execute(t, {{"fr_b1", {horses}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "too_far");
+  horses.to = {16, 4};  // 6"
+  ASSERT_TRUE(execute(w, {{"fr_b1", {horses}}}));
+  EXPECT_NEAR(brigade(w, "fr_b1").horse_holders->y, 4, 1e-9);
+  EXPECT_TRUE(brigade(w, "fr_b1").horse_holders_moved);
+  GameState again = w;
+  again.movement = {};
+  horses.to = {16, 5};
+  ASSERT_TRUE(declare(again, {{"fr_b1", "manoeuvre"}}, {}));
+  v = execute(again, {{"fr_b1", {horses}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "horse_holders");  // "may not move again on their own"
+
+  // Remounting: within 1" of the horses (at the spot they dismounted), not 6" away.
+  GameState near = s;
+  near.movement = {};
+  ASSERT_TRUE(declare(near, {{"fr_b1", "manoeuvre"}}, {}));
+  ASSERT_TRUE(execute(near, {{"fr_b1", {step_of("mount")}}}));
+  EXPECT_EQ(brigade(near, "fr_b1").type, TroopType::kDragoons);
+  EXPECT_FALSE(brigade(near, "fr_b1").horse_holders.has_value());
+  GameState far = w;
+  far.movement = {};
+  ASSERT_TRUE(declare(far, {{"fr_b1", "manoeuvre"}}, {}));
+  v = execute(far, {{"fr_b1", {step_of("mount")}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "mount");
+}
+
+// Wheel: "If any distance remains, the brigade may move forwards normally up
+// to the full allowance"; the full-move rule counts the wheel's arc.
+TEST(MovementExecute, WheelThenForwardForTheRestOfTheAllowance) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));  // 3.5" doubled: 7"
+  const double allowance = allowance_of(s, "fr_b1");
+  ASSERT_DOUBLE_EQ(allowance, 7.0);
+  const double arc = 4 * kPi / 4;  // the outside base of a 4" line wheeling 45°
+  GameState t = s;
+  auto v = execute(t, {{"fr_b1", {wheel_step(-45, "left"), fwd(allowance - arc - 0.5)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "short_move");
+  t = s;
+  v = execute(t, {{"fr_b1", {wheel_step(-45, "left"), fwd(allowance - arc + 0.1)}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "too_far");
+  ASSERT_TRUE(execute(s, {{"fr_b1", {wheel_step(-45, "left"), fwd(allowance - arc)}}}));
+  EXPECT_NEAR(brigade(s, "fr_b1").facing_deg, 315, 1e-9);
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 0u);  // beyond 6" of enemy: no DP
+}
+
+// Incline: "It is possible to combine an incline with forward movement ...
+// incline 3 inches (1½ sideways and 1½ forwards) then move the remaining ½
+// inch forwards."
+TEST(MovementExecute, InclineThenForwardForTheRest) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));  // 7"
+  const double allowance = allowance_of(s, "fr_b1");
+  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("incline", allowance - 1, "right"), fwd(1)}}}));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 16 + (allowance - 1) / 2, 1e-9);
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 10 + (allowance - 1) / 2 + 1, 1e-9);
+  EXPECT_NEAR(brigade(s, "fr_b1").facing_deg, 0, 1e-9);
 }
 
 TEST(MovementExecute, MergingTakesTheMostDps) {
