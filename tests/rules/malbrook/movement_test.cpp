@@ -82,6 +82,30 @@ TEST(MovementDeclare, InspiredAddsHalfInchPerDie) {
   EXPECT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 4.5);  // 3.5 + 2 x 1/2
 }
 
+// "Eg: a brigade which rolls 2 dice resulting in a total of 6 on the dice
+// moves 4 inches rather than the normal 3. A brigade which rolls 3 dice with
+// a total of 9, moves 6 inches rather than 4½ inches."
+TEST(MovementDeclare, InspiredExamplesOfTheText) {
+  EXPECT_DOUBLE_EQ(move_inches({3, 3}, false, false), 3.0);
+  EXPECT_DOUBLE_EQ(move_inches({3, 3}, true, false), 4.0);
+  EXPECT_DOUBLE_EQ(move_inches({3, 3, 3}, false, false), 4.5);
+  EXPECT_DOUBLE_EQ(move_inches({3, 3, 3}, true, false), 6.0);
+  EXPECT_DOUBLE_EQ(move_inches({3, 3}, true, true), 8.0);  // then doubled (RULINGS M6)
+}
+
+// "In other circumstances, brigades which are not being controlled must roll
+// individually."
+TEST(MovementDeclare, BrigadesNotControlledRollIndividually) {
+  GameState s = movement_state();
+  for (auto id : {"fr_b1", "fr_b2"}) brigade(s, id).control = ControlResult::kAsWished;
+  const auto ds = movement_pending(s);
+  ASSERT_NE(find_pending(ds, "dice/fr_b1"), nullptr);
+  ASSERT_NE(find_pending(ds, "dice/fr_b2"), nullptr);
+  EXPECT_EQ(find_pending(ds, "dice/fr_b1")->subjects, (std::vector<std::string>{"fr_b1"}));
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}, {"fr_b2", "1+d6"}}, {5, 2, 2, 2}));
+  EXPECT_NE(allowance_of(s, "fr_b1"), allowance_of(s, "fr_b2"));
+}
+
 TEST(MovementDeclare, RejectsAnOptionNotOffered) {
   GameState s = movement_state();
   auto v = declare(s, {{"fr_b1", "2"}}, {4, 4});
@@ -420,6 +444,103 @@ TEST(MovementExecute, PassageOfLinesThroughAMovingFriendCostsEachADp) {
   ASSERT_TRUE(execute(s, {{"fr_b3", {fwd(2)}}, {"fr_b4", {fwd(8)}}}));
   EXPECT_EQ(brigade(s, "fr_b3").dps, 1u);
   EXPECT_EQ(brigade(s, "fr_b4").dps, 1u);
+}
+
+// "No penalty if none are routing and one remains stationary and did not
+// fire ... No penalty if moving through guns that did not fire this turn.
+// Otherwise this causes 1DP to be incurred by each formed brigade involved."
+TEST(MovementExecute, PassageOfLinesThroughRoutersOrGunsThatFiredCostsTheFormedBrigadeADp) {
+  {
+    SCOPED_TRACE("through a routing friend");
+    GameState s = movement_state();
+    Brigade& r = brigade(s, "fr_b3");
+    r.status |= static_cast<std::uint32_t>(Status::kRouting);
+    r.formation = Formation::kUnformed;
+    ASSERT_TRUE(declare(s, {{"fr_b4", "1+d6"}}, {2, 2}));  // 4" double
+    ASSERT_TRUE(execute(s, {{"fr_b4", {fwd(4)}}}));
+    EXPECT_EQ(brigade(s, "fr_b4").dps, 1u);
+    EXPECT_EQ(brigade(s, "fr_b3").dps, 0u);  // unformed: not a formed brigade
+  }
+  for (const bool fired : {false, true}) {
+    SCOPED_TRACE(fired ? "through a gun that fired" : "through a silent gun");
+    GameState s = movement_state();
+    brigade(s, "fr_b3").bases = 0;  // off the table: a gun stands in its place
+    Gun g;
+    g.id = "g1";
+    g.army = "fr";
+    g.wing = "left";
+    g.command = "c2";
+    g.position = {30, 10};
+    if (fired) g.status |= static_cast<std::uint32_t>(Status::kFired);
+    s.guns.push_back(g);
+    ASSERT_TRUE(declare(s, {{"fr_b4", "1+d6"}, {"g1", "none"}}, {2, 2}));
+    ASSERT_TRUE(execute(s, {{"fr_b4", {fwd(4)}}}));
+    EXPECT_EQ(brigade(s, "fr_b4").dps, fired ? 1u : 0u);
+    EXPECT_EQ(s.guns[0].dps, 0u);
+  }
+}
+
+// "Road Move ... Limbered guns may do the same. Unlimbered light guns may
+// move up to 4 inches, unlimbered medium guns up to 2 inches. Double distance
+// for all if beyond 6 inches of enemy." Heavy guns only pivot (M14).
+TEST(MovementExecute, RoadMovesForGunsByWeightDoubledBeyondSixOfEnemy) {
+  struct Case {
+    GunWeight weight;
+    bool limbered;
+    double allowance;  // doubled: the enemy is 28" away
+  };
+  for (const Case c : {Case{GunWeight::kLight, false, 8}, Case{GunWeight::kMedium, false, 4},
+                       Case{GunWeight::kHeavy, true, 12}, Case{GunWeight::kHeavy, false, -1}}) {
+    SCOPED_TRACE(static_cast<int>(c.weight) * 10 + (c.limbered ? 1 : 0));
+    GameState s = with_features(movement_state(), {linear("road", TerrainKind::kRoad, {{40, 0}, {40, 48}})});
+    Gun g;
+    g.id = "g1";
+    g.army = "fr";
+    g.wing = "left";
+    g.command = "c1";
+    g.weight = c.weight;
+    g.limbered = c.limbered;
+    g.position = {40, 10};
+    s.guns.push_back(g);
+    const auto d = pending_decision(s, "dice/g1");
+    ASSERT_TRUE(d.has_value());
+    const bool road = d->options.back().id == "road";
+    EXPECT_EQ(road, c.allowance > 0);
+    if (!road) continue;
+    ASSERT_TRUE(declare(s, {{"g1", "road"}}, {}));
+    EXPECT_DOUBLE_EQ(allowance_of(s, "g1"), c.allowance);
+  }
+}
+
+// "Guns and cavalry may not move in dense woods ... unless on a road."
+TEST(MovementExecute, CavalryMayMoveThroughAWoodOnlyByARoadMove) {
+  GameState s = with_features(movement_state(), {area("w", TerrainKind::kWood, {10, 13}, {22, 20}),
+                                                 linear("road", TerrainKind::kRoad, {{16, 0}, {16, 48}})});
+  Brigade& c = brigade(s, "fr_b1");
+  c.type = TroopType::kHorse;
+  c.formation = Formation::kMarchColumn;
+  GameState dice = s;
+  ASSERT_TRUE(declare(dice, {{"fr_b1", "2"}}, {4, 4}));
+  auto v = execute(dice, {{"fr_b1", {fwd(allowance_of(dice, "fr_b1"))}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "closed_terrain");
+  ASSERT_TRUE(declare(s, {{"fr_b1", "road"}}, {}));
+  ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(5)}}}));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 15, 1e-9);
+}
+
+// "All brigades may halt up to 2 inches short if their full move would force
+// them to ... move into or across a terrain feature".
+TEST(MovementExecute, MayHaltUpToTwoInchesShortOfATerrainFeature) {
+  GameState s = with_features(movement_state(), {area("r", TerrainKind::kRough, {10, 16}, {24, 30})});
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));  // 7" (rough ground hides no one: double)
+  ASSERT_DOUBLE_EQ(allowance_of(s, "fr_b1"), 7.0);
+  GameState t = s;
+  ASSERT_TRUE(execute(t, {{"fr_b1", {fwd(5.5)}}}));  // 1.5" short of the 7": the rest would enter the rough
+  t = s;
+  auto v = execute(t, {{"fr_b1", {fwd(4.5)}}});  // 2.5" short
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "short_move");
 }
 
 TEST(MovementExecute, ImpassableRiverAndClosedTerrainForCavalry) {
