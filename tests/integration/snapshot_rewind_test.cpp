@@ -40,16 +40,28 @@ class SnapshotRewindTest : public ::testing::Test {
   std::string data_arg() const { return "--data " + shell_quote(data_.string()); }
 
   // What the umpire sees of the game (everything), without what a clock or
-  // a history of undone events changes.
+  // a history of undone events changes. Taken once the game waits on the
+  // players: steps that ask nobody anything resolve on their own, after the
+  // step a test drove.
   v1::GameView umpire_view(bool keep_sequence = true) {
-    Client c(port());
-    c.hello();
-    auto joined = join_game(c, game_.id, game_.tokens.at("umpire"));
-    EXPECT_TRUE(joined.has_joined()) << joined.DebugString();
-    v1::GameView view = joined.joined().view();
-    view.clear_deadline_unix();
-    if (!keep_sequence) view.clear_sequence();
-    return view;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      Client c(port());
+      c.hello();
+      auto joined = join_game(c, game_.id, game_.tokens.at("umpire"));
+      EXPECT_TRUE(joined.has_joined()) << joined.DebugString();
+      auto status = read_until(c, [](const v1::Envelope& m) { return m.has_seat_status(); });
+      if (!status || status->seat_status().owing_size() == 0 ||
+          status->seat_status().step() != joined.joined().view().step()) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        continue;
+      }
+      v1::GameView view = joined.joined().view();
+      view.clear_deadline_unix();
+      if (!keep_sequence) view.clear_sequence();
+      return view;
+    }
+    ADD_FAILURE() << "the game never settled on a step that owes decisions";
+    return {};
   }
   // The umpire's events after `after` (all with `full`), as a joining client gets them.
   std::string events_after(std::uint64_t after, bool full = false) {
@@ -110,9 +122,10 @@ TEST_F(SnapshotRewindTest, LoadingStartsFromTheNewestSnapshotAndGivesTheSameGame
   EXPECT_NE(all.find("sequence: 1\n"), std::string::npos) << "a first join may ask for the whole history";
   EXPECT_EQ(all.size() > history.size(), true);
   EXPECT_EQ(metric("galloper_snapshots_rejected_total"), 0);
-  EXPECT_NE(server_->log().find("snapshots offered"), std::string::npos);
   EXPECT_EQ(play_steps(port(), game_, 3), 3) << server_->log();
-  stop();
+  ASSERT_EQ(server_->stop(SIGTERM), 0);
+  EXPECT_NE(server_->log().find("snapshots offered"), std::string::npos);
+  server_.reset();
   auto replay = galloper("replay " + data_arg() + " " + game_.id);
   EXPECT_EQ(replay.status, 0) << replay.out;
 }
@@ -134,8 +147,9 @@ TEST_F(SnapshotRewindTest, ADamagedSnapshotIsSkippedAndNothingIsOverwritten) {
   start();
   EXPECT_EQ(umpire_view().DebugString(), before.DebugString()) << "the log is the record";
   EXPECT_GE(metric("galloper_snapshots_rejected_total"), 1);
+  ASSERT_EQ(server_->stop(SIGTERM), 0);  // the log is complete once the server has stopped
   EXPECT_NE(server_->log().find("after log entry " + newest + " is not used"), std::string::npos) << server_->log();
-  stop();
+  server_.reset();
   EXPECT_EQ(query("SELECT seq, hex(state), state_hash FROM snapshots ORDER BY seq;"), damaged_rows);
 }
 
