@@ -597,6 +597,29 @@ TEST(MovementExecute, HaltedBrigadeMayOnlyFaceAThreat) {
   EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kMoved));  // facing changes keep it stationary
 }
 
+// Steady Troops: "the brigade may not move or declare a charge later in the
+// turn. A halt marker should be placed beside the brigade."
+TEST(MovementExecute, SteadiedBrigadeMayNotMove) {
+  GameState s = movement_state();
+  brigade(s, "fr_b1").control = ControlResult::kControlled;
+  brigade(s, "fr_b1").status |= static_cast<std::uint32_t>(Status::kHalted);
+  const auto d = pending_decision(s, "dice/fr_b1");
+  ASSERT_TRUE(d.has_value());
+  ASSERT_EQ(d->options.size(), 2u);
+  EXPECT_EQ(d->options[0].id, "none");
+  EXPECT_EQ(d->options[1].id, "manoeuvre");
+}
+
+// "Attaching and detaching may only take place in the Command Phase."
+TEST(MovementExecute, NoAttachingOrDetachingInTheMovementPhase) {
+  GameState s = movement_state();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));
+  GameState t = s;
+  auto v = execute(t, {{"fr_b1", {act("detach"), fwd(allowance_of(s, "fr_b1"))}}});
+  ASSERT_FALSE(v);
+  EXPECT_EQ(v.error().code, "attach");
+}
+
 TEST(MovementExecute, RepeatLastMoveRepeatsTheSameSteps) {
   GameState s = movement_state();
   s.turn = 2;
