@@ -396,6 +396,7 @@ struct Prepared {
   mutable std::vector<std::uint32_t> pair_covers;
   mutable std::vector<std::uint32_t> pair_hills;
   mutable bool gathered = false;
+  mutable bool line_gathered = false;  // the current pair's first line gathered its own candidates
   // ---- Near shadows ----
   //
   // Around each sight point p, the few nearest bodies that block outright
@@ -855,11 +856,15 @@ struct Prepared {
     gathered = true;
     const Obj& o = objs[oi];
     const Obj& t = objs[ti];
-    const Vec2 a = o.pcen;
-    const Vec2 d = t.pcen - a;
+    gather_around(oi, ti, o.pcen, t.pcen - o.pcen, std::max(o.prad, t.prad), bodies_pool);
+  }
+  // The candidates within r of segment a -> a + d (one sight line: r ~ 0).
+  void gather_around(std::uint32_t oi, std::uint32_t ti, Vec2 a, Vec2 d, double r,
+                     const std::vector<std::uint32_t>& bodies_pool) const {
+    const Obj& o = objs[oi];
+    const Obj& t = objs[ti];
     const double dd = dot(d, d);
     const double inv = dd > 0 ? 1 / dd : 0;
-    const double r = std::max(o.prad, t.prad);
     const double top = std::max(o.elevation, t.elevation);
     pair_bodies.clear();
     pair_covers.clear();
@@ -1073,7 +1078,17 @@ struct Prepared {
         return r;
       }
     }
-    if (!gathered) gather_pair(oi, ti, pool);
+    if (!gathered) {
+      if (use_grid && !line_gathered) {
+        // compute(): the pair's first searched line takes the candidates
+        // along itself only (a visible pair often needs no more); the next
+        // searched line gathers the whole pair.
+        line_gathered = true;
+        gather_around(oi, ti, eye, ab, 1e-6, pool);
+      } else {
+        gather_pair(oi, ti, pool);
+      }
+    }
     switch (cache.kind) {
       case Cache::kBody:
         break;
@@ -1605,6 +1620,7 @@ struct Prepared {
       if (obs_blocker != UINT32_MAX && obs_blocker != oi && obs_blocker != ti) cache.add_body(obs_blocker);
     }
     gathered = false;
+    line_gathered = false;
     const double cover_reach = std::max(rules->cover_range, rules->cover_edge_seen_range) + kGeomEpsilon;
     const double cover_reach2 = cover_reach * cover_reach;
     bool tried_whole = false;
