@@ -20,8 +20,13 @@ std::string MalbrookGame::phase() const { return std::string(to_string(state_.ph
 
 std::vector<Seat> MalbrookGame::seats() const { return seats_of(state_); }
 
+Sight& MalbrookGame::sight() const {
+  if (!sight_) sight_ = std::make_unique<Sight>(sight_of(state_));
+  return *sight_;
+}
+
 View MalbrookGame::view_for(std::string_view seat, const ViewSettings& settings) const {
-  return malbrook::view_for(state_, seat, settings);
+  return malbrook::view_for(state_, sight(), seat, settings);
 }
 
 StateHash MalbrookGame::state_hash() const { return malbrook::state_hash(state_); }
@@ -52,7 +57,7 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
   const bool umpire = seat == kUmpireSeat;
   std::set<std::string, std::less<>> seen;
   if (!umpire) {
-    for (const auto& u : malbrook::view_for(state_, seat, settings).units) seen.insert(u.id);
+    for (const auto& u : view_for(seat, settings).units) seen.insert(u.id);
   }
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < events.size(); ++i) {

@@ -8,6 +8,7 @@
 #include "rules/core/game.hpp"
 #include "rules/malbrook/scenario.hpp"
 #include "rules/malbrook/state.hpp"
+#include "rules/malbrook/view.hpp"
 
 namespace galloper::rules::malbrook {
 
@@ -46,7 +47,15 @@ class MalbrookGame final : public Game {
   Result<std::unique_ptr<Game>> from_snapshot(std::span<const std::uint8_t> bytes) const override;
 
  private:
+  Sight& sight() const;
+
   GameState state_;
+  // Who sees what in this (never changing) state, worked out once for all the
+  // views and event filters a room asks of it after a step. A memo of a pure
+  // function of state_: it changes no answer, and clones start without it.
+  // Like the rest of a game it is used from one thread at a time (a room's
+  // strand), const calls included.
+  mutable std::unique_ptr<Sight> sight_;
 };
 
 // A game in the initial state of a scenario that passed check_scenario().

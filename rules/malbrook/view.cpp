@@ -167,7 +167,19 @@ UnitView horse_holder_view(const Brigade& b, Knowledge k) {
 
 }  // namespace
 
+Sight sight_of(const GameState& s) {
+  Sight sight;
+  sight.seats = seats_of(s);
+  sight.scene = build_scene(s, sight.seats);
+  return sight;
+}
+
 View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& settings) {
+  Sight sight = sight_of(s);
+  return view_for(s, sight, seat_id, settings);
+}
+
+View view_for(const GameState& s, Sight& sight, std::string_view seat_id, const ViewSettings& settings) {
   View v;
   v.ruleset = std::string(kRulesetName);
   v.scenario = s.scenario;
@@ -182,14 +194,14 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
   for (const auto& a : s.armies) v.sides.push_back({a.id, a.name, a.id == s.attacker});
   for (const auto& f : s.features) v.terrain.push_back(terrain_view(s, f));
 
-  const std::vector<Seat> seats = seats_of(s);
+  const std::vector<Seat>& seats = sight.seats;
   auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
   if (it == seats.end() || it->role == SeatRole::kSpectator) return v;
   const Seat& seat = *it;
   v.side = seat.side;
 
-  const MalbrookScene scene = build_scene(s, seats);
-  std::vector<SeatMask> seen_by;
+  const MalbrookScene& scene = sight.scene;
+  const std::vector<SeatMask>* seen_by = nullptr;  // set for every seat but the umpire
   SeatMask mine = 0;
   if (seat.role != SeatRole::kUmpire) {
     // The seat's own eyes, and with side-shared vision its whole side's.
@@ -198,7 +210,8 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
       const bool shared = settings.side_shared_vision && seats[i].side == seat.side;
       if (own || shared) mine |= SeatMask{1} << i;
     }
-    seen_by = compute_visibility(scene.scene, s.terrain, visibility_rules());
+    if (!sight.seen_by) sight.seen_by = compute_visibility(scene.scene, s.terrain, visibility_rules());
+    seen_by = &*sight.seen_by;
   }
 
   for (std::size_t i = 0; i < scene.refs.size(); ++i) {
@@ -220,7 +233,7 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
     }
     Knowledge k = Knowledge::kUmpire;
     if (seat.role != SeatRole::kUmpire) {
-      const bool seen = (seen_by[i] & mine) != 0;
+      const bool seen = ((*seen_by)[i] & mine) != 0;
       if (owner == seat.id) {
         k = Knowledge::kOwn;
       } else if (side == seat.side) {

@@ -1,9 +1,12 @@
 #pragma once
 // What a seat may see: the one path (ARCHITECTURE.md, "Hidden information").
+#include <optional>
 #include <string_view>
+#include <vector>
 
 #include "rules/core/game.hpp"
 #include "rules/malbrook/state.hpp"
+#include "rules/malbrook/visibility.hpp"
 
 namespace galloper::rules::malbrook {
 
@@ -16,5 +19,18 @@ namespace galloper::rules::malbrook {
 // guns and leaders, and with side-shared vision every piece of its side.
 // Terrain, the table and the turn are public. An unknown seat sees only those.
 View view_for(const GameState& state, std::string_view seat, const ViewSettings& settings);
+
+// Who sees what in one state: the same for every seat and either vision
+// setting (a seat's view picks its bits), so one state needs it once however
+// many seats are shown it. `seen_by` is computed on first use (the umpire's
+// view never needs it).
+struct Sight {
+  std::vector<Seat> seats;
+  MalbrookScene scene;
+  std::optional<std::vector<SeatMask>> seen_by;
+};
+Sight sight_of(const GameState& state);
+// view_for with a Sight of this same state (filled in as needed).
+View view_for(const GameState& state, Sight& sight, std::string_view seat, const ViewSettings& settings);
 
 }  // namespace galloper::rules::malbrook

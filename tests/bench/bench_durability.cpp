@@ -23,10 +23,17 @@
 //    room writes it (events in each resolve entry; a snapshot after each
 //    turn's first step and every kSnapshotEvery steps). The target is met
 //    when this is <= 50 ms for the demo's 1 000 steps.
+//  BM_RoomStep/<scenario>: the CPU work of one step in a room (game rooms
+//    issue, target <= 10 ms for a big battle): resolve the step with its dice,
+//    judge which seat may learn of each event, and build and serialize every
+//    seat's new view — over the recorded game's first 120 steps, one step per
+//    iteration in turn (wing-only vision, the costlier setting). Counter
+//    max_step_ms: the slowest step's wall time.
 #include <benchmark/benchmark.h>
 #include <stdlib.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <future>
 #include <stdexcept>
@@ -35,6 +42,7 @@
 
 #include "codec/play_codec.hpp"
 #include "codec/scenario_codec.hpp"
+#include "codec/view_codec.hpp"
 #include "galloper/v1/store.pb.h"
 #include "persistence/store.hpp"
 #include "rules/core/decision.hpp"
@@ -197,17 +205,26 @@ class TempDir {
   std::filesystem::path path_;
 };
 
-void BM_LoadFromStore(benchmark::State& state) {
-  const RecordedGame& g = recorded(static_cast<int>(state.range(0)));
-  TempDir dir;
+// A store on disk holding the recorded game (and its snapshots, if asked).
+std::unique_ptr<persistence::Store> store_with(const RecordedGame& g, const TempDir& dir, bool snapshots) {
   persistence::StoreOptions options;
   options.run_integrity_check = false;
   auto opened = persistence::open_sqlite_store(dir.path() / "galloper.db", options);
   if (!opened.store) throw std::runtime_error(opened.error->message);
-  auto& store = *opened.store;
-  store.create_game(g.record, {}, [](persistence::Status) {});
-  for (const auto& e : g.log) store.append_step(e, [](persistence::Status) {});
-  store.flush();
+  opened.store->create_game(g.record, {}, [](persistence::Status) {});
+  for (const auto& e : g.log) opened.store->append_step(e, [](persistence::Status) {});
+  if (snapshots) {
+    for (const auto& s : g.snapshots) opened.store->append_snapshot(s, [](persistence::Status) {});
+  }
+  opened.store->flush();
+  return std::move(opened.store);
+}
+
+void BM_LoadFromStore(benchmark::State& state) {
+  const RecordedGame& g = recorded(static_cast<int>(state.range(0)));
+  TempDir dir;
+  auto stored = store_with(g, dir, false);
+  auto& store = *stored;
   for (auto _ : state) {
     std::promise<std::optional<persistence::GameRecord>> game;
     store.load_game(g.record.id, [&](std::optional<persistence::GameRecord> r, persistence::Status) {
@@ -238,15 +255,8 @@ BENCHMARK(BM_LoadFromStore)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 void BM_RoomLoad(benchmark::State& state) {
   const RecordedGame& g = recorded(static_cast<int>(state.range(0)));
   TempDir dir;
-  persistence::StoreOptions options;
-  options.run_integrity_check = false;
-  auto opened = persistence::open_sqlite_store(dir.path() / "galloper.db", options);
-  if (!opened.store) throw std::runtime_error(opened.error->message);
-  auto& store = *opened.store;
-  store.create_game(g.record, {}, [](persistence::Status) {});
-  for (const auto& e : g.log) store.append_step(e, [](persistence::Status) {});
-  for (const auto& s : g.snapshots) store.append_snapshot(s, [](persistence::Status) {});
-  store.flush();
+  auto stored = store_with(g, dir, true);
+  auto& store = *stored;
 
   boost::asio::io_context ioc;
   server::Metrics metrics;
@@ -294,5 +304,63 @@ void BM_RoomLoad(benchmark::State& state) {
   state.counters["snapshot_bytes_avg"] = g.snapshots.empty() ? 0.0 : static_cast<double>(bytes / g.snapshots.size());
 }
 BENCHMARK(BM_RoomLoad)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+
+// The states before each of a recorded game's first steps, with their answers.
+struct StepCase {
+  std::unique_ptr<rules::Game> before;
+  std::vector<rules::Answer> answers;
+};
+
+std::vector<StepCase> step_cases(const RecordedGame& g, std::size_t count) {
+  const rules::Seed seed = *server::seed_of(g.record.seed);
+  auto initial = server::initial_game(g.record.scenario_text, g.record.settings, seed);
+  auto game = std::move(std::get<std::unique_ptr<rules::Game>>(initial));
+  std::vector<StepCase> cases;
+  for (const auto& e : g.log) {
+    if (e.kind != "resolve") continue;
+    if (cases.size() == count) break;
+    auto answers = server::decode_step_answers(e);
+    auto applied = server::apply_resolve_entry(*game, seed, e);
+    if (!answers || applied.error) throw std::runtime_error("the recorded game does not replay");
+    cases.push_back(StepCase{game->clone(), std::move(*answers)});
+    game = std::move(applied.next);
+  }
+  return cases;
+}
+
+void BM_RoomStep(benchmark::State& state) {
+  const RecordedGame& g = recorded(static_cast<int>(state.range(0)));
+  const auto cases = step_cases(g, 120);
+  const rules::Seed seed = *server::seed_of(g.record.seed);
+  const auto seats = cases.front().before->seats();
+  const rules::ViewSettings settings;  // wing-only vision
+  std::size_t i = 0;
+  double slowest = 0;
+  std::string bytes;
+  for (auto _ : state) {
+    const auto started = std::chrono::steady_clock::now();
+    const StepCase& c = cases[i++ % cases.size()];
+    rules::KeyedDice dice(seed, c.before->step());
+    auto resolved = c.before->resolve(c.answers, dice);
+    if (!resolved) {
+      state.SkipWithError(resolved.error().reason.c_str());
+      return;
+    }
+    const auto& next = *resolved.value().next;
+    std::size_t seen = 0;
+    for (const auto& seat : seats) {
+      seen += next.visible_events(resolved.value().events, seat.id, settings).size();
+      v1::GameView view;
+      codec::to_proto(next.view_for(seat.id, settings), &view);
+      view.SerializeToString(&bytes);
+    }
+    benchmark::DoNotOptimize(seen);
+    slowest = std::max(slowest, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
+  }
+  state.counters["steps"] = static_cast<double>(cases.size());
+  state.counters["seats"] = static_cast<double>(seats.size());
+  state.counters["max_step_ms"] = slowest;
+}
+BENCHMARK(BM_RoomStep)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
