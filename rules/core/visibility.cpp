@@ -1443,12 +1443,15 @@ struct Prepared {
       if (sq(sc.cen - (a + d * s)) > reach * reach) continue;
       for (std::uint32_t pk = sc.k0; pk < sc.k1; ++pk) {
         if (!through_piece(pk, points[o.hull0], points[t.hull0])) continue;
-        if (pk != tw.piece && make_wedges(pk, t, wedge_scratch) && wedges_hold(wedge_scratch, o, t)) {
-          tw.screen = k;
-          tw.piece = pk;
-          tw.w = wedge_scratch;
-          pair_sym = sc.hill || cover_symmetric(o, t);
-          return true;
+        if (pk != tw.piece && make_wedges(pk, t, wedge_scratch)) {
+          if (wedges_hold(wedge_scratch, o, t)) {
+            tw.screen = k;
+            tw.piece = pk;
+            tw.w = wedge_scratch;
+            pair_sym = sc.hill || cover_symmetric(o, t);
+            return true;
+          }
+          continue;  // an observer point outside a wedge: the hull lines would rarely do better
         }
         bool all = true;
         for (std::uint32_t e = o.hull0; e < o.hull0 + o.hull_n && all; ++e) {
