@@ -1313,7 +1313,8 @@ struct Prepared {
     double reach2 = 0;  // (farthest vertex + kWedgeMargin)^2
   };
   static constexpr std::uint32_t kMaxWedgePoints = 8;
-  // Per target: the last piece whose wedges hid it whole, tried first (the
+  // Per target: the last piece whose wedges were worked out for it (in
+  // front of it for some observer), tried first by its next observers (the
   // wedges depend only on the piece and the target).
   struct TargetWedges {
     std::uint32_t screen = UINT32_MAX;
@@ -1443,11 +1444,14 @@ struct Prepared {
       if (sq(sc.cen - (a + d * s)) > reach * reach) continue;
       for (std::uint32_t pk = sc.k0; pk < sc.k1; ++pk) {
         if (!through_piece(pk, points[o.hull0], points[t.hull0])) continue;
-        if (pk != tw.piece && make_wedges(pk, t, wedge_scratch)) {
-          if (wedges_hold(wedge_scratch, o, t)) {
-            tw.screen = k;
-            tw.piece = pk;
-            tw.w = wedge_scratch;
+        if (pk == tw.piece) continue;  // its wedges were tried first (target_wedges_hide)
+        if (make_wedges(pk, t, wedge_scratch)) {
+          // Kept whether or not they hide this pair: the target's next
+          // observers try them first.
+          tw.screen = k;
+          tw.piece = pk;
+          tw.w = wedge_scratch;
+          if (wedges_hold(tw.w, o, t)) {
             pair_sym = sc.hill || cover_symmetric(o, t);
             return true;
           }
