@@ -1443,8 +1443,8 @@ struct Prepared {
       const double reach = r + sc.rad;
       if (sq(sc.cen - (a + d * s)) > reach * reach) continue;
       for (std::uint32_t pk = sc.k0; pk < sc.k1; ++pk) {
-        if (!through_piece(pk, points[o.hull0], points[t.hull0])) continue;
-        if (pk == tw.piece) continue;  // its wedges were tried first (target_wedges_hide)
+        if (pk == tw.piece) continue;
+        if (!through_piece(pk, points[o.hull0], points[t.hull0])) continue;  // its wedges were tried first (target_wedges_hide)
         if (make_wedges(pk, t, wedge_scratch)) {
           // Kept whether or not they hide this pair: the target's next
           // observers try them first.
