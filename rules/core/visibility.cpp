@@ -1313,7 +1313,7 @@ struct Prepared {
     double reach2 = 0;  // (farthest vertex + kWedgeMargin)^2
   };
   static constexpr std::uint32_t kMaxWedgePoints = 8;
-  // Per target: the last piece whose wedges were worked out for it (in
+  // Per target: the last two pieces whose wedges were worked out for it (in
   // front of it for some observer), tried first by its next observers (the
   // wedges depend only on the piece and the target).
   struct TargetWedges {
@@ -1321,7 +1321,7 @@ struct Prepared {
     std::uint32_t piece = UINT32_MAX;
     std::array<Wedge, kMaxWedgePoints> w;
   };
-  std::vector<TargetWedges> target_wedges;
+  std::vector<std::array<TargetWedges, 2>> target_wedges;  // the last two, newest first
   std::array<Wedge, kMaxWedgePoints> wedge_scratch;
 
   // The wedges of piece k from each of t's points; false where a point
@@ -1406,13 +1406,16 @@ struct Prepared {
   // hides_whole), and each such line is blocked: a hill blocks whatever
   // enters it; an intervening stretch of cover limits a line longer than
   // cover_range. Sets pair_sym.
-  // The piece that last hid the target whole, by its wedges (cheap: tried
-  // before the spans).
+  // The target's cached terrain wedges (cheap: tried before the spans).
   bool target_wedges_hide(std::uint32_t oi, std::uint32_t ti) {
     const Obj& o = objs[oi];
     const Obj& t = objs[ti];
-    const TargetWedges& tw = target_wedges[ti];
-    if (tw.piece == UINT32_MAX) return false;
+    for (const TargetWedges& tw : target_wedges[ti]) {
+      if (tw.piece != UINT32_MAX && wedges_hide(tw, o, t)) return true;
+    }
+    return false;
+  }
+  bool wedges_hide(const TargetWedges& tw, const Obj& o, const Obj& t) {
     const Screen& sc = screens[tw.screen];
     if (!sc.hill && o.pts_box.distance_to(t.pts_box) <= rules->cover_range + kGeomEpsilon) return false;
     if (!screen_applies(sc, o, t, true) || !wedges_hold(tw.w, o, t)) return false;
@@ -1426,7 +1429,7 @@ struct Prepared {
     if (o.hull0 == kNoHull || t.hull0 == kNoHull || o.pts_box.intersects(t.pts_box)) return false;
     const double top = std::max(o.elevation, t.elevation);
     const bool cover_far = o.pts_box.distance_to(t.pts_box) > rules->cover_range + kGeomEpsilon;
-    TargetWedges& tw = target_wedges[ti];
+    auto& tw = target_wedges[ti];
     const Vec2 a = o.pcen;
     const Vec2 d = t.pcen - a;
     const double dd = dot(d, d);
@@ -1443,15 +1446,16 @@ struct Prepared {
       const double reach = r + sc.rad;
       if (sq(sc.cen - (a + d * s)) > reach * reach) continue;
       for (std::uint32_t pk = sc.k0; pk < sc.k1; ++pk) {
-        if (pk == tw.piece) continue;
-        if (!through_piece(pk, points[o.hull0], points[t.hull0])) continue;  // its wedges were tried first (target_wedges_hide)
+        if (pk == tw[0].piece || pk == tw[1].piece) continue;  // tried first (target_wedges_hide)
+        if (!through_piece(pk, points[o.hull0], points[t.hull0])) continue;
         if (make_wedges(pk, t, wedge_scratch)) {
           // Kept whether or not they hide this pair: the target's next
           // observers try them first.
-          tw.screen = k;
-          tw.piece = pk;
-          tw.w = wedge_scratch;
-          if (wedges_hold(tw.w, o, t)) {
+          tw[1] = tw[0];
+          tw[0].screen = k;
+          tw[0].piece = pk;
+          tw[0].w = wedge_scratch;
+          if (wedges_hold(tw[0].w, o, t)) {
             pair_sym = sc.hill || cover_symmetric(o, t);
             return true;
           }
@@ -1722,7 +1726,7 @@ struct Prepared {
     whole_pairs = true;
     build_grid();
     target_wedges.resize(n);
-    for (auto& tw : target_wedges) tw.piece = UINT32_MAX;
+    for (auto& tw : target_wedges) tw[0].piece = tw[1].piece = UINT32_MAX;
     memo_stride = (n + 63) / 64;
     hidden_memo.assign(n * memo_stride, 0);
     seen.assign(n, 0);
