@@ -1,6 +1,7 @@
 #include "rules/core/game.hpp"
 
 #include "rules/core/decision.hpp"
+#include "rules/core/edit.hpp"
 
 namespace galloper::rules {
 
@@ -21,6 +22,10 @@ Result<Resolution> Game::resolve(const std::vector<Answer>&, Dice&) const {
 std::vector<std::size_t> Game::visible_events(const std::vector<Event>&, std::string_view,
                                               const ViewSettings&) const {
   return {};
+}
+
+Result<std::unique_ptr<Game>> Game::edit(const StateEdit&) const {
+  return reject("edit_unsupported", "edits are not supported by this ruleset");
 }
 
 std::vector<std::uint8_t> Game::snapshot() const { return {}; }

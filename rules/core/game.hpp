@@ -23,6 +23,7 @@ struct Decision;
 struct Answer;
 struct Event;
 struct Resolution;
+struct StateEdit;
 class Dice;
 
 // The game's secret seed (256 bits). Dice are a pure function of it and the
@@ -176,6 +177,14 @@ class Game {
   // state. Public events reach everyone; the umpire learns of all.
   virtual std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                                   const ViewSettings& settings) const;
+
+  // ---- The umpire (rules/core/edit.hpp). ----
+  // The game with the umpire's edit made, or a Rejection with a reason the
+  // umpire can act on (unknown unit, off the table, overlapping, out of
+  // range, unknown kind). Never changes this game; dice play no part, so an
+  // edit replays exactly from the log. Default (game.cpp): refused with
+  // "edit_unsupported".
+  virtual Result<std::unique_ptr<Game>> edit(const StateEdit& edit) const;
 
   // ---- Snapshots (loading fast; the log stays the record). ----
   // A self-contained encoding of this state except the seed (a snapshot is

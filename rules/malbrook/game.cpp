@@ -3,6 +3,7 @@
 #include <set>
 
 #include "rules/core/decision.hpp"
+#include "rules/malbrook/edit.hpp"
 #include "rules/malbrook/engine.hpp"
 
 #include "rules/malbrook/seats.hpp"
@@ -67,6 +68,12 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
     if (shown) out.push_back(i);
   }
   return out;
+}
+
+Result<std::unique_ptr<Game>> MalbrookGame::edit(const StateEdit& e) const {
+  auto edited = apply_edit(state_, e);
+  if (!edited) return edited.error();
+  return std::unique_ptr<Game>(std::make_unique<MalbrookGame>(std::move(edited).value()));
 }
 
 std::vector<std::uint8_t> MalbrookGame::snapshot() const { return encode_snapshot(state_); }

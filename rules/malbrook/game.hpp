@@ -41,6 +41,9 @@ class MalbrookGame final : public Game {
   std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                           const ViewSettings& settings) const override;
 
+  // The umpire's edits (edit.hpp).
+  Result<std::unique_ptr<Game>> edit(const StateEdit& edit) const override;
+
   // Snapshots (snapshot.hpp): the whole state but the seed and the terrain,
   // which from_snapshot takes from this (initial) game.
   std::vector<std::uint8_t> snapshot() const override;
