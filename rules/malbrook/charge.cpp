@@ -269,6 +269,34 @@ std::string after_prefix(std::string_view id, std::string_view prefix) {
   return id.substr(0, prefix.size()) == prefix ? std::string(id.substr(prefix.size())) : std::string();
 }
 
+// The option the brigade `lead` declared in this step ("" when it has no declaration).
+std::string lead_answer(const std::vector<Decision>& ds, const std::vector<Answer>& answers, std::string_view lead) {
+  for (const auto& d : ds) {
+    if (d.id == "charge/" + std::string(lead)) return answer_for(d, answers);
+  }
+  return {};
+}
+
+bool is_charge_option(std::string_view opt) { return opt.rfind("charge:", 0) == 0 || opt.rfind("outrance:", 0) == 0; }
+
+// A line conformer's declaration once its lead's is known (RULINGS C19): no
+// charge unless the lead charges; "conform" takes the lead's target if it has
+// a path to it, else its nearest, à l'outrance when the lead's is and it may.
+std::string conformed_charge(const Decision& d, const std::string& opt, const std::string& lead_opt, bool outrance_ok) {
+  if (!is_charge_option(lead_opt)) return {};
+  if (opt != "conform") return opt;
+  const bool lead_outrance = lead_opt.rfind("outrance:", 0) == 0;
+  const std::string target = after_prefix(lead_opt, lead_outrance ? "outrance:" : "charge:");
+  const std::string kind = lead_outrance && outrance_ok ? "outrance:" : "charge:";
+  for (const auto& o : d.options) {
+    if (o.id == "charge:" + target) return kind + target;
+  }
+  for (const auto& o : d.options) {
+    if (o.id.rfind("charge:", 0) == 0) return kind + after_prefix(o.id, "charge:");
+  }
+  return {};
+}
+
 }  // namespace
 
 std::vector<OrientedRect> brigade_bases_at(const Brigade& b, Vec2 position, double facing) {
@@ -311,15 +339,73 @@ bool may_charge_a_outrance(const Brigade& b) {
          (b.a_outrance && is_cavalry(b.type));
 }
 
-bool may_charge(const GameState& s, const Brigade& b) {
-  if (!is_cavalry(b.type) || !unit_on_table(b)) return false;
-  // "Cavalry that are halted as a result of a control test ... may not initiate a charge."
-  if (b.has(Status::kHalted) || b.control == ControlResult::kHalt) return false;
+namespace {
+
+// Why the brigade's own state keeps it from initiating a charge (RULINGS C2).
+std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b) {
+  const std::string who = "Brigade " + b.id;
+  if (!is_cavalry(b.type)) return reject("not_cavalry", who + " is not cavalry: only cavalry charge.");
+  if (!unit_on_table(b)) return reject("not_on_table", who + " is no longer on the table.");
+  if (b.control == ControlResult::kHalt) {
+    return reject("halt_reaction", who + " has a Halt reaction: it \"may not initiate a charge\".");
+  }
+  if (b.has(Status::kHalted)) {
+    return reject("halted", who + " is halted this turn (a halt marker): it may not declare a charge.");
+  }
   if (b.has(Status::kRouting) || b.has(Status::kRetiring) || b.has(Status::kEvading) || b.has(Status::kPursuing) ||
       b.has(Status::kLooting)) {
-    return false;
+    return reject("not_formed_to_charge", who + " is routing, retiring, evading, pursuing or looting.");
   }
-  return !in_enemy_contact(s, b);
+  if (in_enemy_contact(s, b)) return reject("in_contact", who + " is already in base-to-base contact with enemy.");
+  return std::nullopt;
+}
+
+// The brigade a line conformer follows may declare a charge with a target.
+bool lead_may_charge(const GameState& s, const Brigade& b) {
+  const Brigade* lead = s.find_brigade(b.conform_to);
+  return lead != nullptr && !charge_barred(s, *lead) && !charge_targets(s, *lead).empty();
+}
+
+bool conforms_in_line(const Brigade& b) {
+  return b.control == ControlResult::kConforming && !b.conform_behind && !b.conform_to.empty();
+}
+
+}  // namespace
+
+bool may_charge(const GameState& s, const Brigade& b) { return !charge_barred(s, b); }
+
+std::optional<Rejection> conforming_charge_refusal(const GameState& s, const Brigade& b) {
+  if (b.control != ControlResult::kConforming) return std::nullopt;
+  const std::string who = "Brigade " + b.id;
+  // Control (RULINGS C19): "Brigades which form rear lines of a command and
+  // are within 4 inches, directly behind a controlled brigade of the same
+  // command, may also conform to moves made by the lead controlled brigade as
+  // above. In this case however the rear brigade does not charge if the lead
+  // brigade charges."
+  if (b.conform_behind) {
+    return reject("conforming_rear_line",
+                  who + " conforms from a rear line behind " + b.conform_to +
+                      " and \"does not charge if the lead brigade charges\" (Control: conforming rear lines); to "
+                      "charge it must take a control test in the command phase.");
+  }
+  // "Brigades which are part of a continuous line, in base to base contact
+  // with a controlled brigade of the same command, may conform to moves made
+  // by the controlled brigade. This means if the controlled brigade halts they
+  // halt, if it moves, they move with it, if it charges they charge. They only
+  // need to take a control test if they wish to attempt any different
+  // actions." So a line charges with its lead or not at all.
+  if (!lead_may_charge(s, b)) {
+    return reject("conforming_lead_cannot_charge",
+                  who + " conforms to " + b.conform_to + " in its line and charges only if it charges (\"if it " +
+                      "charges they charge\"); " + b.conform_to + " cannot charge now.");
+  }
+  return std::nullopt;
+}
+
+Verdict may_declare_charge(const GameState& s, const Brigade& b) {
+  if (auto r = charge_barred(s, b)) return *r;
+  if (auto r = conforming_charge_refusal(s, b)) return *r;
+  return Ok{};
 }
 
 bool must_charge_again(const GameState&, const Brigade& b) {
@@ -393,7 +479,11 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
     for (std::size_t i : brigades_right_to_left(s, army)) {
       const Brigade& b = s.brigades[i];
       if (!may_charge(s, b)) continue;
-      std::vector<std::string> targets = charge_targets(s, b);
+      // A conforming rear line never charges; a line conformer only with its
+      // lead (RULINGS C19). Evading the foot within 1" is not a charge.
+      std::vector<std::string> targets;
+      if (!conforming_charge_refusal(s, b)) targets = charge_targets(s, b);
+      const bool with_lead = conforms_in_line(b);
       const bool may_evade = unformed_cavalry(b) && foot_within_one_inch(s, b);
       const bool must = must_charge_again(s, b);
       if (targets.empty() && !may_evade) continue;
@@ -411,7 +501,11 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
       d.seat = seat_of(b);
       d.kind = "charge_declaration";
       d.subjects = {b.id};
-      if (!must) d.options.push_back({"none", "No charge"});
+      if (with_lead && !targets.empty()) {
+        d.options.push_back({"conform", "Charge with " + b.conform_to + " if it charges (its target, or the nearest)"});
+      } else if (!must) {
+        d.options.push_back({"none", "No charge"});
+      }
       for (const auto& t : targets) {
         d.options.push_back({"charge:" + t, "Charge " + t});
         if (may_charge_a_outrance(b)) d.options.push_back({"outrance:" + t, "Charge " + t + " à l'outrance"});
@@ -420,7 +514,10 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
       if (may_evade && !must) d.options.push_back({"evade", "Evade the foot within 1\""});
       d.default_option = d.options.front().id;
       d.prompt = must ? b.id + " failed to contact last turn and must charge again: choose the target."
-                      : "Does " + b.id + " charge? Name the target (the dice are chosen after the responses).";
+                 : with_lead && !targets.empty()
+                     ? b.id + " conforms to " + b.conform_to + " in its line: if " + b.conform_to +
+                           " charges, it charges too. Name its target (the dice are chosen after the responses)."
+                     : "Does " + b.id + " charge? Name the target (the dice are chosen after the responses).";
       out.push_back(std::move(d));
     }
   }
@@ -504,10 +601,14 @@ std::vector<Decision> charge_dice_decisions(const GameState& s) {
 void apply_charge_declarations(GameState& s, const std::vector<Decision>& ds, const std::vector<Answer>& answers,
                                std::vector<Event>& events) {
   for (const auto& d : ds) {
-    const std::string opt = answer_for(d, answers);
+    std::string opt = answer_for(d, answers);
     const std::string id = after_prefix(d.id, "charge/");
     Brigade* b = find_mut(s, id);
     if (b == nullptr || opt == "none") continue;
+    if (opt != "evade" && conforms_in_line(*b)) {
+      opt = conformed_charge(d, opt, lead_answer(ds, answers, b->conform_to), may_charge_a_outrance(*b));
+      if (opt.empty()) continue;  // its lead does not charge: neither does it
+    }
     Event e;
     e.subjects = {id};
     e.where = {b->position};
@@ -529,7 +630,8 @@ void apply_charge_declarations(GameState& s, const std::vector<Decision>& ds, co
     e.kind = "charge_declared";
     e.subjects.push_back(c.target);
     e.text = id + " declares a charge" + (c.a_outrance ? " à l'outrance" : "") + " on " + c.target + " (" +
-             in(c.start_gap) + " away).";
+             in(c.start_gap) + " away" +
+             (conforms_in_line(*b) ? "; with " + b->conform_to + ", to which it conforms" : "") + ").";
     events.push_back(std::move(e));
     s.combat.charges.push_back(std::move(c));
   }

@@ -10,6 +10,9 @@
 //     horse, flagged new style dragoons), and "evade" for unformed cavalry
 //     that enemy foot came within 1" of. A brigade that failed to contact
 //     last turn and did not get "act as player wishes" must charge again.
+//     A brigade conforming in a line has "conform" instead of "none" and its
+//     charge options hold only if its lead charges; a conforming rear line
+//     is offered no charge (RULINGS C19).
 //  2. kRespond  "response/<brigade>" (kind "charge_response") for each brigade
 //     charged that is not charging itself: "stand" (default),
 //     "counter_charge" (cavalry, even halted), "evade" (unformed cavalry),
@@ -50,6 +53,14 @@ bool may_charge_a_outrance(const Brigade& b);
 // control result), not routing/retiring/evading/pursuing, and not already in
 // base-to-base contact with enemy (RULINGS C2).
 bool may_charge(const GameState& s, const Brigade& b);
+// Why the brigade may not declare a charge now (its own state, or
+// conforming: RULINGS C19), or Ok.
+Verdict may_declare_charge(const GameState& s, const Brigade& b);
+// Conforming brigades and charges (Control, RULINGS C19): a rear line "does
+// not charge"; a line in contact charges only when the brigade it conforms to
+// can, and then with it ("if it charges they charge"). nullopt when
+// conforming does not stop the brigade.
+std::optional<Rejection> conforming_charge_refusal(const GameState& s, const Brigade& b);
 // Failed to contact last turn and did not get "act as player wishes".
 bool must_charge_again(const GameState& s, const Brigade& b);
 

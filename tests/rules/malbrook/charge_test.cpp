@@ -29,6 +29,13 @@ bool has_option(const Decision& d, std::string_view o) {
   return false;
 }
 
+const Decision* find_decision(const std::vector<Decision>& ds, std::string_view id) {
+  for (const auto& d : ds) {
+    if (d.id == id) return &d;
+  }
+  return nullptr;
+}
+
 GameState horse_at_foot(double gap = 3) {
   return combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
                        unit("al_b1", "al", TroopType::kFoot, {16, 10 + gap}, 180)});
@@ -295,6 +302,143 @@ TEST(ChargeFlow, FootThatMovedChargedByCavalryLoseTwo) {
   ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "2"}}, dice, ev).ok());
   ASSERT_EQ(s.combat.results.size(), 1u);
   EXPECT_EQ(modifier(s.combat.results[0].b, "foot that moved, charged by cavalry"), -2);
+}
+
+// Control, the exceptions to the control test: "Brigades which form rear
+// lines of a command and are within 4 inches, directly behind a controlled
+// brigade of the same command, may also conform to moves made by the lead
+// controlled brigade as above. In this case however the rear brigade does not
+// charge if the lead brigade charges." (RULINGS C19)
+TEST(ChargeDeclare, ConformingRearLineMayNotDeclareACharge) {
+  // fr_h2 1¼" directly behind fr_h1 (same command c1); al_b1 3" in front.
+  GameState s = combat_state({unit("fr_h1", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("fr_h2", "fr", TroopType::kHorse, {16, 7.5}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 13}, 180)});
+  // Acting as it wishes (it tested), it may charge.
+  auto ds = combat_pending(s);
+  const Decision* d = find_decision(ds, "charge/fr_h2");
+  ASSERT_NE(d, nullptr);
+  EXPECT_TRUE(has_option(*d, "charge:al_b1"));
+  EXPECT_TRUE(may_declare_charge(s, brigade(s, "fr_h2")).ok());
+
+  Brigade& rear = brigade(s, "fr_h2");
+  rear.control = ControlResult::kConforming;
+  rear.conform_to = "fr_h1";
+  rear.conform_behind = true;
+  ds = combat_pending(s);
+  EXPECT_EQ(find_decision(ds, "charge/fr_h2"), nullptr);  // no charge to declare
+  ASSERT_NE(find_decision(ds, "charge/fr_h1"), nullptr);  // the lead may
+  const Verdict v = may_declare_charge(s, brigade(s, "fr_h2"));
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.error().code, "conforming_rear_line");
+  EXPECT_NE(v.error().reason.find("does not charge if the lead brigade charges"), std::string::npos);
+  EXPECT_FALSE(combat_check(s, option_answer("charge/fr_h2", "fr/left", "charge:al_b1")).ok());
+
+  // The lead charges; the rear line stays (and, not charged, has no response).
+  FixedDice dice(std::vector<int>{});
+  std::vector<Event> ev;
+  ASSERT_TRUE(step(s, {{"charge/fr_h1", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.charges.size(), 1u);
+  EXPECT_EQ(s.combat.charges[0].charger, "fr_h1");
+  EXPECT_FALSE(brigade(s, "fr_h2").has(Status::kCharging));
+}
+
+// "Brigades which are part of a continuous line, in base to base contact with
+// a controlled brigade of the same command, may conform to moves made by the
+// controlled brigade. This means if the controlled brigade halts they halt, if
+// it moves, they move with it, if it charges they charge. They only need to
+// take a control test if they wish to attempt any different actions."
+// (RULINGS C19)
+GameState line_of_horse() {
+  // fr_h1 (x 14..18) and fr_h2 (x 18..22) side by side, fr_h2 conforming to
+  // fr_h1; al_b1 and al_b2 3" in front of each.
+  GameState s = combat_state({unit("fr_h1", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("fr_h2", "fr", TroopType::kHorse, {20, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 13}, 180),
+                              unit("al_b2", "al", TroopType::kFoot, {20, 13}, 180)});
+  Brigade& b = brigade(s, "fr_h2");
+  b.control = ControlResult::kConforming;
+  b.conform_to = "fr_h1";
+  return s;
+}
+
+TEST(ChargeDeclare, LineConformerChargesWhenItsLeadChargesAndOnlyThen) {
+  GameState s = line_of_horse();
+  const auto ds = combat_pending(s);
+  const Decision* d = find_decision(ds, "charge/fr_h2");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->default_option, "conform");
+  EXPECT_FALSE(has_option(*d, "none"));  // not charging with the lead is a different action: a control test
+  EXPECT_TRUE(has_option(*d, "charge:al_b2"));
+  EXPECT_NE(d->prompt.find("if fr_h1 charges"), std::string::npos);
+  EXPECT_TRUE(has_option(*find_decision(ds, "charge/fr_h1"), "none"));
+  EXPECT_TRUE(may_declare_charge(s, brigade(s, "fr_h2")).ok());
+
+  FixedDice dice(std::vector<int>{});
+  std::vector<Event> ev;
+  {
+    SCOPED_TRACE("the lead does not charge: neither does the line, whatever it named");
+    for (const char* opt : {"conform", "charge:al_b2"}) {
+      GameState t = s;
+      ASSERT_TRUE(step(t, {{"charge/fr_h1", "none"}, {"charge/fr_h2", opt}}, dice, ev).ok());
+      EXPECT_TRUE(t.combat.charges.empty());
+      EXPECT_FALSE(brigade(t, "fr_h2").has(Status::kCharging));
+    }
+  }
+  {
+    SCOPED_TRACE("the lead charges; conforming, the line charges the lead's target it can reach");
+    GameState t = s;
+    brigade(t, "fr_h1").style = FightingStyle::kNew;  // the lead goes in à l'outrance; traditional fr_h2 may not
+    ASSERT_TRUE(step(t, {{"charge/fr_h1", "outrance:al_b1"}}, dice, ev).ok());
+    ASSERT_EQ(t.combat.charges.size(), 2u);
+    const ChargeDeclaration* c = t.combat.charges[0].charger == "fr_h2" ? &t.combat.charges[0] : &t.combat.charges[1];
+    EXPECT_EQ(c->charger, "fr_h2");
+    EXPECT_EQ(c->target, "al_b1");
+    EXPECT_FALSE(c->a_outrance);
+    EXPECT_TRUE(brigade(t, "fr_h2").has(Status::kCharging));
+  }
+  {
+    SCOPED_TRACE("the lead charges; the line charges the target named for it");
+    GameState t = s;
+    ASSERT_TRUE(step(t, {{"charge/fr_h1", "charge:al_b1"}, {"charge/fr_h2", "charge:al_b2"}}, dice, ev).ok());
+    ASSERT_EQ(t.combat.charges.size(), 2u);
+    for (const auto& c : t.combat.charges) EXPECT_EQ(c.target, c.charger == "fr_h1" ? "al_b1" : "al_b2");
+  }
+}
+
+TEST(ChargeDeclare, LineConformerTakesItsNearestTargetWhenTheLeadsIsOutOfReach) {
+  // al_b1 off to the left (x 11..15): fr_h1 reaches it, fr_h2 (x 18..22) does not.
+  GameState s = line_of_horse();
+  brigade(s, "al_b1").position = {13, 13};
+  brigade(s, "al_b2").position = {21, 13};
+  const auto ds = combat_pending(s);
+  const Decision* d = find_decision(ds, "charge/fr_h2");
+  ASSERT_NE(d, nullptr);
+  ASSERT_FALSE(has_option(*d, "charge:al_b1"));
+  FixedDice dice(std::vector<int>{});
+  std::vector<Event> ev;
+  ASSERT_TRUE(step(s, {{"charge/fr_h1", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.charges.size(), 2u);
+  for (const auto& c : s.combat.charges) EXPECT_EQ(c.target, c.charger == "fr_h1" ? "al_b1" : "al_b2");
+}
+
+TEST(ChargeDeclare, LineConformerWhoseLeadCannotChargeMayNot) {
+  // "if the controlled brigade halts they halt": a lead halted by a steady
+  // (halt marker) may not charge, and so neither may the line.
+  GameState s = line_of_horse();
+  brigade(s, "fr_h1").status |= static_cast<std::uint32_t>(Status::kHalted);
+  const auto ds = combat_pending(s);
+  EXPECT_TRUE(ds.empty());
+  const Verdict v = may_declare_charge(s, brigade(s, "fr_h2"));
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.error().code, "conforming_lead_cannot_charge");
+  EXPECT_NE(v.error().reason.find("if it charges they charge"), std::string::npos);
+  // A brigade acting as it wishes is not tied to its neighbour.
+  brigade(s, "fr_h2").control = ControlResult::kAsWished;
+  EXPECT_TRUE(may_declare_charge(s, brigade(s, "fr_h2")).ok());
+  // A Halt reaction is its own reason.
+  brigade(s, "fr_h2").control = ControlResult::kHalt;
+  EXPECT_EQ(may_declare_charge(s, brigade(s, "fr_h2")).error().code, "halt_reaction");
 }
 
 TEST(ChargeCheck, WrongSeatAndBadOptionAreRefused) {
