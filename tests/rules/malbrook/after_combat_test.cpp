@@ -206,6 +206,41 @@ TEST(AfterCombat, TakeThePositionAdvancesOntoTheAbandonedGroundAndRemovesADp) {
   EXPECT_TRUE(b.has(Status::kMoved));
 }
 
+// "Brigades with a Halt reaction may adjust their facing or formation to face
+// a threat. They may not otherwise move in the movement phase and may not
+// initiate a charge. ... After combat movement is not affected."
+TEST(AfterCombat, AHaltReactionDoesNotAffectAfterCombatMovement) {
+  auto halt = [](Brigade& b) {
+    b.control = ControlResult::kHalt;
+    b.status |= bit(Status::kHalted);
+  };
+  // A halted winner still takes the position the enemy left.
+  GameState s = facing_off();
+  halt(brigade(s, "fr_b1"));
+  add_combat(s, 5, {AfterAction::kRemain, AfterAction::kPursue, AfterAction::kTakePosition}, {AfterAction::kRetire});
+  FixedDice dice{3, 3};  // the Allies retire 4"
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  auto ds = after_combat_pending(s);
+  ASSERT_EQ(ids(ds), (std::vector<std::string>{"after/fr_b1"}));
+  EXPECT_EQ(ds[0].options.size(), 3u);  // remain, pursue, take the position: as if not halted
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "take_position")}, dice, ev);
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 10 + 0.5 + 1.0, 1e-6);
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kMoved));
+
+  // A halted loser still retires its full move.
+  GameState l = facing_off();
+  halt(brigade(l, "fr_b1"));
+  const std::vector<AfterAction> both{AfterAction::kRemain, AfterAction::kRetire};
+  add_combat(l, -1, both, both);
+  FixedDice none{};
+  after_combat_resolve(l, {}, none, ev);
+  ASSERT_EQ(ids(after_combat_pending(l)), (std::vector<std::string>{"after/fr_b1"}));
+  FixedDice retire{3, 4};  // AvD 3 + D6 4 = 3.5", +1" initial
+  after_combat_resolve(l, {option_answer("after/fr_b1", "fr/left", "retire")}, retire, ev);
+  EXPECT_NEAR(brigade(l, "fr_b1").position.y, 10 - 4.5, 1e-9);
+}
+
 TEST(AfterCombat, CavalryNotPursuingAfterABreakthroughTakeADp) {
   GameState s = facing_off();
   brigade(s, "fr_b1").type = TroopType::kHorse;

@@ -581,6 +581,28 @@ TEST(MovementExecute, CrossingAMajorObstacleTakesHalfAMoveAndADp) {
   EXPECT_EQ(brigade(c, "fr_b1").dps, 2u);
 }
 
+// "Crossing Major Obstacles. This takes ½ move ... It causes formed brigades
+// to incur 1 DP (2 if under fire)." Only major obstacles: "Minor obstacles
+// such as shallow streams or rivers without significant banks could instead
+// be classified as rough terrain" -- a minor line costs nothing (RULINGS M10).
+TEST(MovementExecute, CrossingAMinorObstacleCostsNothing) {
+  for (const TerrainKind kind : {TerrainKind::kStream, TerrainKind::kHedge, TerrainKind::kDitch}) {
+    SCOPED_TRACE(static_cast<int>(kind));
+    GameState s = with_features(movement_state(), {linear("minor", kind, {{0, 11}, {72, 11}}, false)});
+    brigade(s, "fr_b1").status |= static_cast<std::uint32_t>(Status::kUnderFire);
+    ASSERT_TRUE(declare(s, {{"fr_b1", "1+d6"}}, {4, 3}));  // 7"
+    ASSERT_TRUE(execute(s, {{"fr_b1", {fwd(7)}}}));        // the full 7" across it: no ½ move
+    EXPECT_NEAR(brigade(s, "fr_b1").position.y, 17, 1e-6);
+    EXPECT_EQ(brigade(s, "fr_b1").dps, 0u);                // no DP, even under fire
+
+    GameState c = with_features(movement_state(), {linear("minor", kind, {{0, 11}, {72, 11}}, false)});
+    brigade(c, "fr_b1").type = TroopType::kHorse;
+    ASSERT_TRUE(declare(c, {{"fr_b1", "2"}}, {4, 3}));
+    ASSERT_TRUE(execute(c, {{"fr_b1", {fwd(7)}}}));
+    EXPECT_EQ(brigade(c, "fr_b1").dps, 0u);
+  }
+}
+
 TEST(MovementExecute, HaltedBrigadeMayOnlyFaceAThreat) {
   GameState s = movement_state();
   brigade(s, "fr_b1").control = ControlResult::kHalt;
