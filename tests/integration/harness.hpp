@@ -188,32 +188,50 @@ class Client {
     return read_frame(timeout);
   }
 
-  // The next frame from the socket (not the backlog).
-  std::optional<v1::Envelope> read_frame(std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-    beast::flat_buffer buffer;
-    beast::error_code ec;
-    bool done = false;
-    ws_.async_read(buffer, [&](beast::error_code e, std::size_t) {
-      ec = e;
-      done = true;
-    });
+  // Next message if one comes within `timeout`; unlike receive(), a quiet
+  // connection stays usable (the read stays posted for the next call).
+  std::optional<v1::Envelope> poll(std::chrono::milliseconds timeout) {
+    if (!backlog_.empty()) {
+      auto env = std::move(backlog_.front());
+      backlog_.pop_front();
+      return env;
+    }
+    return read_frame(timeout, false);
+  }
+
+  // The next frame from the socket (not the backlog). On timeout the read is
+  // cancelled and the connection given up, unless `give_up` is false.
+  std::optional<v1::Envelope> read_frame(std::chrono::milliseconds timeout = std::chrono::seconds(10),
+                                         bool give_up = true) {
+    if (!reading_) {
+      read_buffer_.clear();
+      read_done_ = false;
+      reading_ = true;
+      ws_.async_read(read_buffer_, [this](beast::error_code e, std::size_t) {
+        read_error_ = e;
+        read_done_ = true;
+      });
+    }
     ioc_.restart();
     ioc_.run_for(timeout);
-    if (!done) {
+    if (!read_done_) {
+      if (!give_up) return std::nullopt;
       // Give up on this connection: cancel the read and let it finish.
       beast::error_code ignored;
       ws_.next_layer().cancel(ignored);
       ioc_.restart();
       ioc_.run();
+      reading_ = false;
       last_read_error_ = net::error::timed_out;
       return std::nullopt;
     }
-    if (ec) {
-      last_read_error_ = ec;
+    reading_ = false;
+    if (read_error_) {
+      last_read_error_ = read_error_;
       return std::nullopt;
     }
     v1::Envelope env;
-    const std::string data = beast::buffers_to_string(buffer.data());
+    const std::string data = beast::buffers_to_string(read_buffer_.data());
     if (ws_.got_binary()) {
       if (!env.ParseFromString(data)) return std::nullopt;
     } else {
@@ -269,6 +287,11 @@ class Client {
   std::string last_text_;
   std::uint64_t next_id_ = 0;
   std::deque<v1::Envelope> backlog_;
+  // The read in flight (poll() leaves one posted across calls).
+  beast::flat_buffer read_buffer_;
+  beast::error_code read_error_;
+  bool reading_ = false;
+  bool read_done_ = false;
 };
 
 }  // namespace galloper::testing
