@@ -443,7 +443,10 @@ std::optional<Failure> acks_on_disk(const std::vector<Ack>& acks, const OnDisk& 
 }
 
 std::optional<Failure> replay_all(const fs::path& data) {
-  const std::string cmd = "timeout 120 " + g_binary + " replay --all --data '" + data.string() +
+  // Bounded, but generously: on a loaded machine a Debug replay of a store's
+  // games takes a while, and a killed replay prints nothing (its output is
+  // still buffered), so the exit status is reported.
+  const std::string cmd = "timeout 300 " + g_binary + " replay --all --data '" + data.string() +
                           "' 2>&1";
   std::FILE* p = ::popen(cmd.c_str(), "r");
   if (p == nullptr) return Failure{"cannot run galloper replay"};
@@ -451,7 +454,12 @@ std::optional<Failure> replay_all(const fs::path& data) {
   char buf[4096];
   while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
   const int st = ::pclose(p);
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) return Failure{"galloper replay --all failed:\n" + out};
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    const std::string why = !WIFEXITED(st)               ? "killed"
+                            : WEXITSTATUS(st) == 124 ? "exit status 124: it ran past its 300 s bound"
+                                                     : "exit status " + std::to_string(WEXITSTATUS(st));
+    return Failure{"galloper replay --all failed (" + why + "):\n" + out};
+  }
   return std::nullopt;
 }
 
