@@ -31,6 +31,7 @@ constexpr std::array kKinds = {
     KindCodec{"lock", &parses<v1::StoredLock>},      KindCodec{"deadline", &parses<v1::StoredDeadline>},
     KindCodec{"umpire", &parses<v1::StoredUmpire>},  KindCodec{"chat", &parses<v1::ChatMessage>},
     KindCodec{"standing", &parses<v1::StoredStanding>}, KindCodec{"notify", &parses<v1::StoredNotifications>},
+    KindCodec{"edit", &parses<v1::StoredUmpire>},
 };
 
 const KindCodec* codec_for(std::string_view kind) {
@@ -93,7 +94,15 @@ LogCheck check_log(const rules::Game& initial, const rules::Seed& seed,
     const KindCodec* kind = codec_for(entry.kind);
     if (kind == nullptr) return fail(entry, entry_name(entry) + ": unknown kind of log entry");
     if (!kind->decodes(entry)) return fail(entry, entry_name(entry) + ": its payload is damaged (does not decode)");
-    if (entry.kind != "resolve" || entry.superseded) continue;
+    if (entry.superseded) continue;
+    if (entry.kind == "edit") {
+      auto edited = apply_edit_entry(*game, entry);
+      if (edited.error) return fail(entry, *edited.error);
+      game = std::move(edited.next);
+      out.final_hash = game->state_hash();
+      continue;
+    }
+    if (entry.kind != "resolve") continue;
     auto applied = apply_resolve_entry(*game, seed, entry);
     if (applied.error) return fail(entry, *applied.error);
     game = std::move(applied.next);

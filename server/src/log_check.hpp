@@ -1,8 +1,9 @@
 #pragma once
 // Checks a game's stored log from first entry to last, without a server: the
 // initial state is rebuilt from the scenario, every "resolve" entry is replayed
-// with the step's keyed dice (replay.hpp) and its recorded state hash compared,
-// and every other entry must decode as the message its kind names. Used by
+// with the step's keyed dice (replay.hpp) and every umpire "edit" applied, each
+// with its recorded state hash compared, and every other entry must decode as
+// the message its kind names. Used by
 // `galloper replay`, `galloper verify` and the crash harness.
 #include <cstdint>
 #include <memory>

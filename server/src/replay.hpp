@@ -25,6 +25,14 @@ struct AppliedStep {
 AppliedStep apply_resolve_entry(const rules::Game& game, const rules::Seed& seed,
                                 const persistence::StepRecord& entry);
 
+// Applies one "edit" entry (an umpire's StoredUmpire carrying an EditState)
+// to `game` and checks the stored hash. On failure `error` names the entry.
+struct AppliedEdit {
+  std::unique_ptr<rules::Game> next;
+  std::optional<std::string> error;
+};
+AppliedEdit apply_edit_entry(const rules::Game& game, const persistence::StepRecord& entry);
+
 struct ReplayResult {
   std::unique_ptr<rules::Game> game;   // the state after the last good step
   std::uint64_t steps_applied = 0;
@@ -34,7 +42,7 @@ struct ReplayResult {
 };
 
 // `game` is the initial state; `steps` the whole log in order. Only "resolve"
-// entries that a rewind has not superseded change the state.
+// and "edit" entries that a rewind has not superseded change the state.
 ReplayResult replay(std::unique_ptr<rules::Game> game, const rules::Seed& seed,
                     const std::vector<persistence::StepRecord>& steps);
 

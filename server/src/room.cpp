@@ -4,6 +4,7 @@
 #include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
 
+#include "codec/edit_codec.hpp"
 #include "codec/play_codec.hpp"
 #include "codec/view_codec.hpp"
 #include "galloper/v1/store.pb.h"
@@ -38,6 +39,7 @@ std::string action_name(const v1::UmpireAction& a) {
     case v1::UmpireAction::kBroadcast: return "broadcast";
     case v1::UmpireAction::kEndGame: return "end_game";
     case v1::UmpireAction::kRewind: return "rewind";
+    case v1::UmpireAction::kEditState: return "edit_state";
     default: return "unknown";
   }
 }
@@ -217,6 +219,22 @@ std::optional<std::string> Room::restore_from(const std::vector<persistence::Ste
       std::vector<rules::Answer> answers;
       for (const auto& a : stored.answers()) answers.push_back(codec::from_proto(a.answer(), a.seat()));
       apply_resolution(std::move(applied.next), std::move(wire), masks, answers);
+      continue;
+    }
+    if (entry.kind == "edit") {
+      v1::StoredUmpire u;
+      if (!parse(entry, u) || !u.action().has_edit_state()) return bad;
+      // Undone by a rewind: audited, not applied. Up to the snapshot: the
+      // snapshot's state already holds it (snapshots follow resolutions).
+      if (!entry.superseded && !skipping) {
+        auto edited = apply_edit_entry(*game_, entry);
+        if (edited.error) return *edited.error;
+        apply_edit(std::move(edited.next));
+      } else if (!entry.superseded) {
+        answers_.clear();
+        locked_.clear();
+      }
+      apply_umpire(u.seat(), u.action(), u.at_ms(), u.step(), entry.superseded);
       continue;
     }
     if (entry.superseded) continue;
@@ -1128,7 +1146,7 @@ void Room::do_standing(const v1::SetStandingOrders& request, const std::shared_p
 }
 
 void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms,
-                        std::uint64_t step) {
+                        std::uint64_t step, bool undone) {
   switch (action.action_case()) {
     case v1::UmpireAction::kPause:
       paused_ = true;
@@ -1167,7 +1185,7 @@ void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action,
       }
       break;
     default:
-      break;  // force, broadcast: their effects are other log entries
+      break;  // force, broadcast: their effects are other log entries; edits: apply_edit
   }
   v1::AuditEntry entry;
   entry.set_at_unix(at_ms / 1000);
@@ -1179,6 +1197,9 @@ void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action,
   if (action.has_rewind()) entry.set_detail("to step " + std::to_string(action.rewind().to_step()));
   if (action.has_set_deadline()) entry.set_detail(std::to_string(action.set_deadline().deadline_unix()));
   if (action.has_end_game()) entry.set_detail(action.end_game().result());
+  if (action.has_edit_state()) {
+    entry.set_detail(codec::describe(codec::from_proto(action.edit_state())) + (undone ? " (undone by a rewind)" : ""));
+  }
   audit_.push_back(std::move(entry));
 }
 
@@ -1251,6 +1272,8 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
       break;
     case v1::UmpireAction::kRewind:
       return do_rewind(request, *seat, peer, correlation_id);
+    case v1::UmpireAction::kEditState:
+      return do_edit(request, *seat, peer, correlation_id);
     default:
       return error(peer, correlation_id, v1::ERROR_CODE_UNKNOWN_MESSAGE, "UmpireAction carries no action");
   }
@@ -1341,6 +1364,54 @@ void Room::do_rewind(const v1::UmpireAction& request, SeatState& seat, const std
       }
       self->reload_after_rewind(peer, correlation_id, text);
     });
+  });
+}
+
+void Room::apply_edit(std::unique_ptr<rules::Game> next) {
+  game_ = std::move(next);
+  // The edit reopens the open step (RULINGS.md "Umpire edits"): answers given
+  // to the old state may not fit the new one, so every owing seat answers again.
+  refresh_pending();
+  idle_resolutions_ = 0;
+}
+
+void Room::do_edit(const v1::UmpireAction& request, SeatState& seat, const std::shared_ptr<Peer>& peer,
+                   std::uint64_t correlation_id) {
+  if (resolving_) {
+    return error(peer, correlation_id, v1::ERROR_CODE_UNAVAILABLE,
+                 "step " + std::to_string(game_->step()) + " is being stored; send the edit again in a moment");
+  }
+  const rules::StateEdit edit = codec::from_proto(request.edit_state());
+  auto edited = game_->edit(edit);
+  if (!edited) {
+    auto e = make_error(correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                        "the edit was refused: " + edited.error().reason + "; nothing changed");
+    (*e.mutable_error()->mutable_context())["code"] = edited.error().code;
+    (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
+    peer->send(make_outgoing(std::move(e)));
+    return;
+  }
+  const auto now = services_.clock.now_ms();
+  v1::StoredUmpire stored;
+  stored.set_seat(seat.seat.id);
+  *stored.mutable_action() = request;
+  stored.set_at_ms(now);
+  stored.set_step(game_->step());
+  const rules::StateHash hash = edited.value()->state_hash();
+  const std::string text = "the umpire edited the state (" + codec::describe(edit) + "): " + request.reason();
+  const bool had_answers = !answers_.empty() || !locked_.empty();
+  apply_umpire(seat.seat.id, request, now, game_->step());
+  apply_edit(std::move(edited.value()));
+  spdlog::info("{} umpire action edit_state {}: {}", peer->describe(), codec::describe(edit), request.reason());
+  append("edit", stored, hash, [self = shared_from_this(), peer, correlation_id, text, had_answers] {
+    v1::Envelope reply;
+    reply.set_correlation_id(correlation_id);
+    reply.mutable_umpire_done()->set_action("edit_state");
+    peer->send(make_outgoing(std::move(reply)));
+    self->send_fresh_state();
+    self->notice("edited", had_answers ? text + " (the step is open again: answer anew)" : text,
+                 self->game_->step());
+    self->advance_if_idle();
   });
 }
 

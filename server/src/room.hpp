@@ -49,10 +49,12 @@ inline constexpr std::string_view kSpectatorSeat = "spectator";
 // many steps (about 8 ms for the demo, see docs/PERFORMANCE.md).
 inline constexpr std::uint64_t kSnapshotEvery = 8;
 
-// The log kinds an umpire rewind supersedes: what belongs to a step.
-// Chat, standing orders, notifications and umpire actions stay.
+// The log kinds an umpire rewind supersedes: what belongs to a step, and the
+// umpire's edits of the state after the point returned to (the state goes back
+// as it was then; the audit trail still lists them, marked undone).
+// Chat, standing orders, notifications and other umpire actions stay.
 inline const std::vector<std::string>& rewound_kinds() {
-  static const std::vector<std::string> kinds = {"resolve", "answer", "lock", "deadline"};
+  static const std::vector<std::string> kinds = {"resolve", "answer", "lock", "deadline", "edit"};
   return kinds;
 }
 
@@ -185,6 +187,14 @@ class Room : public std::enable_shared_from_this<Room> {
   void reset_log_state();
   void do_rewind(const v1::UmpireAction& request, SeatState& seat, const std::shared_ptr<Peer>& peer,
                  std::uint64_t correlation_id);
+  // An umpire's edit of the state (kind "edit" in the log, with the state hash
+  // after it): checked by the engine, stored, then applied; the open step
+  // opens again (answers and locks given for it go) and every seat is sent
+  // its new view.
+  void do_edit(const v1::UmpireAction& request, SeatState& seat, const std::shared_ptr<Peer>& peer,
+               std::uint64_t correlation_id);
+  // The room's side of an edit, live and on replay: the new state, the step reopened.
+  void apply_edit(std::unique_ptr<rules::Game> next);
   void reload_after_rewind(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, std::string text);
   // After loading or a rewind: the deadline of the open step, or resolve a step every seat has locked.
   void resume_play();
@@ -212,7 +222,8 @@ class Room : public std::enable_shared_from_this<Room> {
   void fail(const std::string& why);
   void error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code, std::string message);
   // Applies an umpire entry's effect on the room (used live and on replay).
-  void apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms, std::uint64_t step);
+  void apply_umpire(const std::string& seat, const v1::UmpireAction& action, std::int64_t at_ms, std::uint64_t step,
+                    bool undone = false);
   // A request that arrives while the game is failed or reloading: the error is sent, true returned.
   bool refuse_if_unavailable(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
 
