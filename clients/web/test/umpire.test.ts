@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { actionsFor, parseDeadline, umpireRequest, type UmpireForm } from "../src/game/umpire";
+import { actionsFor, editState, emptyEdit, parseDeadline, umpireRequest, type EditForm, type UmpireForm } from "../src/game/umpire";
 
 const form = (over: Partial<UmpireForm>): UmpireForm => ({ kind: "pause", reason: "", deadline: "", text: "", result: "", toStep: "", ...over });
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
@@ -49,6 +49,40 @@ describe("umpire console requests", () => {
 
   it("offers players pause and resume only", () => {
     expect(actionsFor("red/army").map((a) => a.kind)).toEqual(["pause", "resume"]);
-    expect(actionsFor("umpire").map((a) => a.kind)).toEqual(["pause", "resume", "forceResolve", "setDeadline", "broadcast", "endGame", "rewind"]);
+    expect(actionsFor("umpire").map((a) => a.kind)).toEqual(["pause", "resume", "forceResolve", "setDeadline", "broadcast", "endGame", "rewind", "editState"]);
+  });
+});
+
+const edit = (over: Partial<EditForm>): EditForm => ({ ...emptyEdit(), ...over });
+
+describe("umpire state edits", () => {
+  it("builds an edit with its reason, sending only the fields its kind reads", () => {
+    const built = umpireRequest(form({ kind: "editState", reason: " misplaced ", edit: edit({ kind: "move", subject: " b1 ", x: "12", y: "30.5", facing: "90", value: "3", key: "k" }) }), NOW);
+    expect(built).toEqual({
+      ok: true,
+      request: { reason: "misplaced", action: { case: "editState", value: { kind: "move", subject: "b1", key: "", position: { x: 12, y: 30.5 }, facingDeg: 90 } } },
+    });
+    expect(editState(edit({ kind: "move", subject: "b1", x: "1", y: "2" }))).toEqual({ ok: true, value: { kind: "move", subject: "b1", key: "", position: { x: 1, y: 2 } } });
+    expect(editState(edit({ kind: "set_dps", subject: "b1", value: "2" }))).toEqual({ ok: true, value: { kind: "set_dps", subject: "b1", key: "", value: 2n } });
+    expect(editState(edit({ kind: "remove", subject: "mg", key: "captured" }))).toEqual({ ok: true, value: { kind: "remove", subject: "mg", key: "captured" } });
+    expect(editState(edit({ kind: "leader_status", subject: "mg", key: "active", value: "0" }))).toEqual({
+      ok: true,
+      value: { kind: "leader_status", subject: "mg", key: "active", value: 0n },
+    });
+    expect(editState(edit({ kind: "attach", subject: "mg", key: "" }))).toEqual({ ok: true, value: { kind: "attach", subject: "mg", key: "" } });
+    expect(editState(edit({ kind: "advantage_of_ground", subject: "b1", flag: "no" }))).toEqual({
+      ok: true,
+      value: { kind: "advantage_of_ground", subject: "b1", key: "", flag: false },
+    });
+    expect(editState(edit({ kind: "advantage_of_ground", subject: "b1", flag: "" }))).toEqual({ ok: true, value: { kind: "advantage_of_ground", subject: "b1", key: "" } });
+  });
+
+  it("asks for what an edit needs before sending", () => {
+    expect(umpireRequest(form({ kind: "editState", reason: "r", edit: edit({ subject: " " }) }), NOW)).toMatchObject({ ok: false, field: "edit" });
+    expect(umpireRequest(form({ kind: "editState", reason: "", edit: edit({ subject: "b1", x: "1", y: "1" }) }), NOW)).toMatchObject({ ok: false, field: "reason" });
+    expect(editState(edit({ kind: "move", subject: "b1", x: "1" }))).toMatchObject({ ok: false });
+    expect(editState(edit({ kind: "move", subject: "b1", x: "a", y: "1" }))).toMatchObject({ ok: false });
+    expect(editState(edit({ kind: "set_dps", subject: "b1" }))).toMatchObject({ ok: false });
+    expect(editState(edit({ kind: "set_dps", subject: "b1", value: "1.5" }))).toMatchObject({ ok: false });
   });
 });

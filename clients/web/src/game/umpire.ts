@@ -5,7 +5,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { UmpireActionSchema } from "@gen/galloper/v1/protocol_pb";
 
-export type UmpireKind = "pause" | "resume" | "forceResolve" | "setDeadline" | "broadcast" | "endGame" | "rewind";
+export type UmpireKind = "pause" | "resume" | "forceResolve" | "setDeadline" | "broadcast" | "endGame" | "rewind" | "editState";
 
 export const UMPIRE_ACTIONS: { kind: UmpireKind; label: string; umpireOnly: boolean }[] = [
   { kind: "pause", label: "Pause", umpireOnly: false },
@@ -15,7 +15,35 @@ export const UMPIRE_ACTIONS: { kind: UmpireKind; label: string; umpireOnly: bool
   { kind: "broadcast", label: "Broadcast", umpireOnly: true },
   { kind: "endGame", label: "End the game", umpireOnly: true },
   { kind: "rewind", label: "Rewind to a step", umpireOnly: true },
+  { kind: "editState", label: "Edit the state", umpireOnly: true },
 ];
+
+// The edits a ruleset takes (rules/core/edit.hpp; Malbrook's in its
+// RULINGS.md, "Umpire edits") and the form fields each one reads. The server
+// checks everything and says why it refuses; the console only makes sure the
+// fields a kind needs are filled in and are numbers.
+export type EditField = "x" | "y" | "facing" | "value" | "key" | "flag";
+export const EDIT_KINDS: { kind: string; label: string; fields: EditField[]; keyLabel?: string }[] = [
+  { kind: "move", label: "Move a unit or leader", fields: ["x", "y", "facing"] },
+  { kind: "remove", label: "Remove from the table", fields: ["key"], keyLabel: "How (leaders: killed or captured)" },
+  { kind: "set_dps", label: "Set DPs", fields: ["value"] },
+  { kind: "leader_status", label: "Set a leader's status", fields: ["key", "value"], keyLabel: "Status: active, killed or captured (empty keeps it)" },
+  { kind: "attach", label: "Attach or detach a leader", fields: ["key"], keyLabel: "Brigade to attach to (empty detaches)" },
+  { kind: "advantage_of_ground", label: "Rule on advantage of ground", fields: ["flag"] },
+];
+
+export interface EditForm {
+  kind: string;
+  subject: string;
+  x: string;
+  y: string;
+  facing: string; // empty keeps the facing
+  value: string; // DPs, or a leader's wounds (empty keeps them)
+  key: string;
+  flag: string; // "yes", "no", or "" to clear the ruling
+}
+
+export const emptyEdit = (): EditForm => ({ kind: "move", subject: "", x: "", y: "", facing: "", value: "", key: "", flag: "" });
 
 export function actionsFor(seat: string): typeof UMPIRE_ACTIONS {
   return seat === "umpire" ? UMPIRE_ACTIONS : UMPIRE_ACTIONS.filter((a) => !a.umpireOnly);
@@ -28,6 +56,7 @@ export interface UmpireForm {
   text: string; // broadcast
   result: string; // end game
   toStep: string; // rewind
+  edit?: EditForm; // editState
 }
 
 type ActionInit = NonNullable<MessageInitShape<typeof UmpireActionSchema>["action"]>;
@@ -74,9 +103,55 @@ export function umpireRequest(form: UmpireForm, nowMs: number): UmpireFormResult
       if (!/^\d+$/.test(t)) return { ok: false, field: "toStep", message: "Rewind to a step number." };
       return { ok: true, request: { reason, action: { case: "rewind", value: { toStep: BigInt(t) } } } };
     }
+    case "editState": {
+      const built = editState(form.edit ?? emptyEdit());
+      if (!built.ok) return { ok: false, field: "edit", message: built.message };
+      return { ok: true, request: { reason, action: { case: "editState", value: built.value } } };
+    }
     default:
       // An action this console does not know still goes to the server, which
       // names what it refuses.
       return { ok: false, field: "kind", message: `Unknown action "${form.kind}".` };
   }
+}
+
+type EditInit = Extract<ActionInit, { case: "editState" }>["value"];
+
+function num(text: string): number | null | undefined {
+  const t = text.trim();
+  if (t === "") return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : null;
+}
+
+// An edit form to an EditState: the fields its kind reads, nothing else.
+export function editState(f: EditForm): { ok: true; value: EditInit } | { ok: false; message: string } {
+  const spec = EDIT_KINDS.find((k) => k.kind === f.kind);
+  const subject = f.subject.trim();
+  if (!subject) return { ok: false, message: "Name the unit or leader to edit (its id, or click it on the map)." };
+  const value: EditInit = { kind: f.kind, subject, key: "" };
+  // A kind this console does not know still goes to the server, which names what it refuses.
+  const fields = spec?.fields ?? ["x", "y", "facing", "value", "key", "flag"];
+  if (fields.includes("x")) {
+    const x = num(f.x);
+    const y = num(f.y);
+    if (spec && (x === undefined || y === undefined)) return { ok: false, message: "A move needs the new position: x and y in inches." };
+    if (x === null || y === null) return { ok: false, message: "The position is two numbers (inches)." };
+    if (x !== undefined && y !== undefined) value.position = { x, y };
+    const facing = num(f.facing);
+    if (facing === null) return { ok: false, message: "The facing is a number of degrees (empty keeps it)." };
+    if (facing !== undefined) value.facingDeg = facing;
+  }
+  if (fields.includes("value")) {
+    const v = num(f.value);
+    if (v === null || (v !== undefined && !Number.isInteger(v))) return { ok: false, message: "The value is a whole number." };
+    if (v === undefined && f.kind === "set_dps") return { ok: false, message: "Give the number of DPs." };
+    if (v !== undefined) value.value = BigInt(v);
+  }
+  if (fields.includes("key")) value.key = f.key.trim();
+  if (fields.includes("flag")) {
+    if (f.flag === "yes") value.flag = true;
+    else if (f.flag === "no") value.flag = false;
+  }
+  return { ok: true, value };
 }

@@ -1,10 +1,10 @@
 // The umpire console: pause, resume, force resolve, set the deadline,
-// broadcast, end the game, rewind, each with the reason the audit trail
+// broadcast, end the game, rewind, edit the state, each with the reason the audit trail
 // needs, and the audit trail itself. A player's page shows the same console
 // with pause and resume only (the server enforces the limits and says why it
 // refuses; the console shows its Error as sent).
 import type { AuditEntry, AuditTrail, UmpireDone } from "@gen/galloper/v1/protocol_pb";
-import { actionsFor, umpireRequest, type UmpireForm, type UmpireRequest } from "../game/umpire";
+import { actionsFor, EDIT_KINDS, type EditField, type EditForm, umpireRequest, type UmpireForm, type UmpireRequest } from "../game/umpire";
 import { clear, h } from "./dom";
 import { describeError } from "./shell";
 
@@ -21,6 +21,7 @@ const DONE_TEXT: Record<string, string> = {
   broadcast: "Broadcast sent.",
   end_game: "The game is over.",
   rewind: "Rewound.",
+  edit_state: "The state is edited; every seat has its new view.",
 };
 
 export class UmpireConsole {
@@ -28,6 +29,11 @@ export class UmpireConsole {
   private readonly action: HTMLSelectElement;
   private readonly reason: HTMLInputElement;
   private readonly fields: Record<"deadline" | "text" | "result" | "toStep", { wrap: HTMLElement; input: HTMLInputElement | HTMLTextAreaElement }>;
+  private readonly editBox: HTMLElement;
+  private readonly editKind: HTMLSelectElement;
+  private readonly editSubject: HTMLInputElement;
+  private readonly editFields: Record<EditField, { wrap: HTMLElement; input: HTMLInputElement | HTMLSelectElement }>;
+  private readonly editKeyLabel: HTMLElement;
   private readonly submitButton: HTMLButtonElement;
   private readonly outcome: HTMLElement;
   private readonly auditBox: HTMLElement;
@@ -54,6 +60,33 @@ export class UmpireConsole {
       result: field("result", "Result (shown to everyone)", h("input", { type: "text", maxlength: 500, "data-testid": "umpire-result-text" })),
       toStep: field("toStep", "Step to return to", h("input", { type: "number", min: 0, step: 1, "data-testid": "umpire-to-step" })),
     };
+    this.editKind = h("select", { "data-testid": "edit-kind", "aria-label": "Edit" });
+    for (const k of EDIT_KINDS) this.editKind.append(h("option", { value: k.kind }, k.label));
+    this.editSubject = h("input", { type: "text", placeholder: "unit or leader id", "data-testid": "edit-subject" });
+    const editField = (key: EditField, label: string | HTMLElement, input: HTMLInputElement | HTMLSelectElement) => ({
+      wrap: h("label", { class: "field umpire-field", "data-field": key }, label, input),
+      input,
+    });
+    const flag = h("select", { "data-testid": "edit-flag" });
+    flag.append(h("option", { value: "yes" }, "has the advantage"), h("option", { value: "no" }, "has not"), h("option", { value: "" }, "clear the ruling"));
+    this.editKeyLabel = h("span", {}, "Key");
+    this.editFields = {
+      x: editField("x", "x (inches)", h("input", { type: "number", step: "any", "data-testid": "edit-x" })),
+      y: editField("y", "y (inches)", h("input", { type: "number", step: "any", "data-testid": "edit-y" })),
+      facing: editField("facing", "Facing (degrees; empty keeps it)", h("input", { type: "number", step: "any", "data-testid": "edit-facing" })),
+      value: editField("value", "Value (DPs, or a leader's wounds)", h("input", { type: "number", step: 1, min: 0, "data-testid": "edit-value" })),
+      key: editField("key", this.editKeyLabel, h("input", { type: "text", "data-testid": "edit-key" })),
+      flag: editField("flag", "Advantage of ground", flag),
+    };
+    this.editBox = h(
+      "fieldset",
+      { class: "umpire-edit", "data-testid": "umpire-edit", hidden: true },
+      h("legend", {}, "Edit the state"),
+      h("label", { class: "field" }, "Edit", this.editKind),
+      h("label", { class: "field" }, "Unit or leader", this.editSubject),
+      ...Object.values(this.editFields).map((f) => f.wrap),
+    );
+    this.editKind.addEventListener("change", () => this.syncFields());
     this.submitButton = h("button", { type: "submit", class: "primary small", "data-testid": "umpire-submit" }, "Do it");
     this.outcome = h("p", { class: "umpire-outcome", role: "status", "data-testid": "umpire-outcome", hidden: true });
     const form = h(
@@ -61,6 +94,7 @@ export class UmpireConsole {
       { class: "umpire-form", "aria-label": "Umpire action" },
       h("label", { class: "field" }, "Action", this.action),
       ...Object.values(this.fields).map((f) => f.wrap),
+      this.editBox,
       h("label", { class: "field" }, "Reason (required)", this.reason),
       h("div", { class: "umpire-row" }, this.submitButton),
       this.outcome,
@@ -121,10 +155,25 @@ export class UmpireConsole {
     if (this.seat === "umpire") void this.loadAudit();
   }
 
+  // The umpire picked a unit (on the map, or in the unit panel): it is the one an edit changes.
+  pickUnit(id: string): void {
+    if (this.seat !== "umpire") return;
+    this.editSubject.value = id;
+  }
+
   private syncFields(): void {
     const kind = this.action.value;
     const wanted: Record<string, keyof typeof this.fields> = { setDeadline: "deadline", broadcast: "text", endGame: "result", rewind: "toStep" };
     for (const [k, f] of Object.entries(this.fields)) f.wrap.hidden = wanted[kind] !== k;
+    this.editBox.hidden = kind !== "editState";
+    const spec = EDIT_KINDS.find((k) => k.kind === this.editKind.value);
+    for (const [k, f] of Object.entries(this.editFields)) f.wrap.hidden = !spec?.fields.includes(k as EditField);
+    this.editKeyLabel.textContent = spec?.keyLabel ?? "Key";
+  }
+
+  private editForm(): EditForm {
+    const v = (k: EditField) => this.editFields[k].input.value;
+    return { kind: this.editKind.value, subject: this.editSubject.value, x: v("x"), y: v("y"), facing: v("facing"), value: v("value"), key: v("key"), flag: v("flag") };
   }
 
   private form(): UmpireForm {
@@ -135,6 +184,7 @@ export class UmpireConsole {
       text: this.fields.text.input.value,
       result: this.fields.result.input.value,
       toStep: this.fields.toStep.input.value,
+      edit: this.editForm(),
     };
   }
 
@@ -142,7 +192,14 @@ export class UmpireConsole {
     const built = umpireRequest(this.form(), Date.now());
     if (!built.ok) {
       this.show("refused", built.message);
-      const target = built.field === "reason" ? this.reason : built.field in this.fields ? this.fields[built.field as keyof typeof this.fields].input : this.action;
+      const target =
+        built.field === "reason"
+          ? this.reason
+          : built.field === "edit"
+            ? this.editSubject
+            : built.field in this.fields
+              ? this.fields[built.field as keyof typeof this.fields].input
+              : this.action;
       target.focus();
       return;
     }
@@ -153,6 +210,7 @@ export class UmpireConsole {
       this.show("done", DONE_TEXT[done.action] ?? `Done: ${done.action}.`);
       this.reason.value = "";
       for (const f of Object.values(this.fields)) f.input.value = "";
+      // The edit's fields stay: the next edit is often of the same unit.
       this.refreshAudit();
     } catch (e) {
       this.show("refused", describeError(e));
