@@ -424,11 +424,21 @@ struct Prepared {
   std::vector<Caster> casters;
   std::vector<std::pair<double, std::uint32_t>> nearest;
   std::vector<Shadow> shadows;
-  std::vector<std::uint32_t> shadow_start;  // per sight point, into shadows (+1 sentinel)
+  // Per sight point, its run in `shadows` and in `spans`. Both are worked
+  // out per object the first time a pair needs them (most objects' are never
+  // looked at, or only some), into whatever end of the arrays is free then:
+  // each point's run is the same whenever it is built.
+  std::vector<std::uint32_t> shadow_lo, shadow_hi;
+  std::vector<std::uint8_t> shadows_built;  // per object
 
-  void build_shadows() {
+  void reset_shadows() {
     shadows.clear();
-    shadow_start.assign(points.size() + 1, 0);
+    spans.clear();
+    shadow_lo.assign(points.size(), 0);
+    shadow_hi.assign(points.size(), 0);
+    span_lo.assign(points.size(), 0);
+    span_hi.assign(points.size(), 0);
+    shadows_built.assign(objs.size(), 0);
     const double reach = 3 * max_prad;
     // The bodies that cast shadows (outright blockers of one quad, and
     // unformed troops), in scene order.
@@ -439,7 +449,16 @@ struct Prepared {
       if (ob.block != BlockClass::kUnformed && ob.q1 - ob.q0 != 1) continue;
       casters.push_back({ob.cen, reach + ob.rad, b});
     }
-    for (std::uint32_t oi = 0; oi < objs.size(); ++oi) {
+  }
+
+  void ensure_shadows(std::uint32_t oi) {
+    if (shadows_built[oi]) return;
+    shadows_built[oi] = 1;
+    build_shadows_of(oi);
+  }
+
+  void build_shadows_of(std::uint32_t oi) {
+    {
       const Obj& o = objs[oi];
       nearest.clear();
       for (const Caster& c : casters) {
@@ -455,7 +474,7 @@ struct Prepared {
         std::sort(nearest.begin(), nearest.end());
       }
       for (std::uint32_t pi = o.p0; pi < o.p1; ++pi) {
-        shadow_start[pi] = static_cast<std::uint32_t>(shadows.size());
+        shadow_lo[pi] = static_cast<std::uint32_t>(shadows.size());
         const Vec2 p = points[pi];
         for (const auto& nb : nearest) {
           const Obj& ob = objs[nb.second];
@@ -515,14 +534,10 @@ struct Prepared {
                 {v[static_cast<std::size_t>(right)], v[static_cast<std::size_t>(left)], far2, nb.second, unformed});
           }
         }
+        shadow_hi[pi] = static_cast<std::uint32_t>(shadows.size());
       }
     }
-    for (std::uint32_t pi = 0; pi < points.size(); ++pi) {
-      if (shadow_start[pi] > shadows.size()) shadow_start[pi] = static_cast<std::uint32_t>(shadows.size());
-    }
-    shadow_start[points.size()] = static_cast<std::uint32_t>(shadows.size());
-    build_spans();
-    // Points are numbered object by object, so each point's run ends where the next begins.
+    build_spans_of(oi);
   }
 
   // The wedges of outright blockers around each sight point, as merged
@@ -540,16 +555,16 @@ struct Prepared {
   static constexpr double kSpanMargin = 0.005;
   static constexpr double kAtanError = 0.004;
   std::vector<Span> spans;
-  std::vector<std::uint32_t> span_start;  // per sight point (+1 sentinel)
+  std::vector<std::uint32_t> span_lo, span_hi;  // per sight point, into spans
+  std::vector<Span> raw_spans;
 
-  void build_spans() {
-    spans.clear();
-    span_start.assign(points.size() + 1, 0);
-    std::vector<Span> raw;
-    for (std::uint32_t pi = 0; pi < points.size(); ++pi) {
-      span_start[pi] = static_cast<std::uint32_t>(spans.size());
+  void build_spans_of(std::uint32_t oi) {
+    const Obj& o = objs[oi];
+    for (std::uint32_t pi = o.p0; pi < o.p1; ++pi) {
+      span_lo[pi] = static_cast<std::uint32_t>(spans.size());
+      std::vector<Span>& raw = raw_spans;
       raw.clear();
-      for (std::uint32_t k = shadow_start[pi]; k < shadow_start[pi + 1]; ++k) {
+      for (std::uint32_t k = shadow_lo[pi]; k < shadow_hi[pi]; ++k) {
         const Shadow& sh = shadows[k];
         if (sh.unformed) continue;
         const double lo = fast_atan2(sh.right.y, sh.right.x) + kSpanMargin;
@@ -564,7 +579,7 @@ struct Prepared {
       }
       std::sort(raw.begin(), raw.end(), [](const Span& a, const Span& b) { return a.lo < b.lo; });
       for (const Span& sp : raw) {
-        if (spans.size() > span_start[pi] && sp.lo < spans.back().hi) {
+        if (spans.size() > span_lo[pi] && sp.lo < spans.back().hi) {
           Span& cur = spans.back();
           cur.hi = std::max(cur.hi, sp.hi);
           cur.far2 = std::max(cur.far2, sp.far2);
@@ -573,15 +588,15 @@ struct Prepared {
           spans.push_back(sp);
         }
       }
+      span_hi[pi] = static_cast<std::uint32_t>(spans.size());
     }
-    span_start[points.size()] = static_cast<std::uint32_t>(spans.size());
   }
 
   // Every sight line from the observer's points to target point m is blocked
   // by outright blockers near m.
   // Returns the naming body, or UINT32_MAX.
   std::uint32_t span_hides(std::uint32_t oi, std::uint32_t m) const {
-    if (span_start[m] == span_start[m + 1]) return UINT32_MAX;
+    if (span_lo[m] == span_hi[m]) return UINT32_MAX;
     const Obj& o = objs[oi];
     const Vec2 pm = points[m];
     double amin = kInf, amax = -kInf, d2min = kInf;
@@ -595,7 +610,7 @@ struct Prepared {
     if (amax - amin > kPi / 2) return UINT32_MAX;  // wraps the cut, or too wide to matter
     amin -= kAtanError;
     amax += kAtanError;
-    for (std::uint32_t k = span_start[m]; k < span_start[m + 1]; ++k) {
+    for (std::uint32_t k = span_lo[m]; k < span_hi[m]; ++k) {
       const Span& sp = spans[k];
       if (sp.lo < amin && amax < sp.hi) {
         return d2min > sp.far2 && o.elevation <= sp.min_elev ? sp.body : UINT32_MAX;
@@ -610,7 +625,7 @@ struct Prepared {
   // direction and at least D - R away. compute() only (it may settle fewer
   // target points, which changes the blocker can_see would name).
   std::uint32_t span_hides_circle(std::uint32_t oi, std::uint32_t m) const {
-    if (span_start[m] == span_start[m + 1]) return UINT32_MAX;
+    if (span_lo[m] == span_hi[m]) return UINT32_MAX;
     const Obj& o = objs[oi];
     const Vec2 v = o.pcen - points[m];
     const double d2 = dot(v, v);
@@ -624,7 +639,7 @@ struct Prepared {
     if (amin < -kPi || amax > kPi) return UINT32_MAX;
     const double dmin = std::sqrt(d2) - o.prad;
     const double d2min = dmin * dmin;
-    for (std::uint32_t k = span_start[m]; k < span_start[m + 1]; ++k) {
+    for (std::uint32_t k = span_lo[m]; k < span_hi[m]; ++k) {
       const Span& sp = spans[k];
       if (sp.lo < amin && amax < sp.hi) {
         return d2min > sp.far2 && o.elevation <= sp.min_elev ? sp.body : UINT32_MAX;
@@ -639,7 +654,7 @@ struct Prepared {
     const double a = fast_atan2(v.y, v.x);
     const double amin = a - kAtanError, amax = a + kAtanError;
     if (amin < -kPi || amax > kPi) return UINT32_MAX;  // split spans reach past +-pi
-    for (std::uint32_t k = span_start[m]; k < span_start[m + 1]; ++k) {
+    for (std::uint32_t k = span_lo[m]; k < span_hi[m]; ++k) {
       const Span& sp = spans[k];
       if (sp.lo >= amin) break;  // sorted by lo
       if (amax < sp.hi) return dot(v, v) > sp.far2 && objs[oi].elevation <= sp.min_elev ? sp.body : UINT32_MAX;
@@ -654,7 +669,7 @@ struct Prepared {
   std::uint32_t shadowed(std::uint32_t pi, Vec2 v, std::uint32_t oi, std::uint32_t skip1, std::uint32_t skip2,
                          bool from_eye) const {
     const double len2 = dot(v, v);
-    for (std::uint32_t k = shadow_start[pi]; k < shadow_start[pi + 1]; ++k) {
+    for (std::uint32_t k = shadow_lo[pi]; k < shadow_hi[pi]; ++k) {
       const Shadow& sh = shadows[k];
       if (len2 <= sh.far2 || cross(sh.right, v) <= 0 || cross(v, sh.left) <= 0) continue;
       if (sh.body == skip1 || sh.body == skip2) continue;
@@ -798,7 +813,7 @@ struct Prepared {
     }
     max_prad = 0;
     for (const auto& ob : objs) max_prad = std::max(max_prad, ob.prad);
-    build_shadows();
+    reset_shadows();
   }
 
   bool in_cover(Vec2 p) const {
@@ -1604,6 +1619,7 @@ struct Prepared {
     }
     if (whole_pairs && target_wedges_hide(oi, ti)) return {false, SightBlock::kHill, 0};
     // Target points hidden from the whole observer by bodies around them.
+    ensure_shadows(ti);
     std::uint64_t done = 0;
     bool all_done = t.p1 - t.p0 <= 64;
     std::uint32_t named = UINT32_MAX;
@@ -1637,6 +1653,7 @@ struct Prepared {
     bool tried_whole = false;
     bool sym = true;        // every line so far is decided the same both ways
     const double range = range_of(o);
+    ensure_shadows(oi);
     SightResult last{false, SightBlock::kNoPoints, 0};
     for (std::uint32_t e = o.p0; e < o.p1; ++e) {
       for (std::uint32_t m = t.p0; m < t.p1; ++m) {
