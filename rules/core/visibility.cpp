@@ -1737,8 +1737,32 @@ struct Prepared {
     }
   }
 
+  // Per seat mask of the observers judged so far: the objects some of those
+  // seats do not yet see, in scene order. Sightings only grow, so each list
+  // is pruned rather than rebuilt from the whole scene for every observer.
+  std::vector<std::pair<SeatMask, std::vector<std::uint32_t>>> unseen_lists;
+  std::size_t unseen_used = 0;
+
+  std::vector<std::uint32_t>& unseen_by(SeatMask seats) {
+    for (std::size_t i = 0; i < unseen_used; ++i) {
+      auto& [mask, list] = unseen_lists[i];
+      if (mask != seats) continue;
+      std::erase_if(list, [&](std::uint32_t j) { return (seen[j] & seats) == seats; });
+      return list;
+    }
+    if (unseen_used == unseen_lists.size()) unseen_lists.emplace_back();
+    auto& [mask, list] = unseen_lists[unseen_used++];
+    mask = seats;
+    list.clear();
+    for (std::uint32_t j = 0; j < objs.size(); ++j) {
+      if ((seen[j] & seats) != seats) list.push_back(j);
+    }
+    return list;
+  }
+
   const std::vector<SeatMask>& compute() {
     const std::uint32_t n = static_cast<std::uint32_t>(objs.size());
+    unseen_used = 0;
     use_grid = true;
     whole_pairs = true;
     build_grid();
@@ -1763,8 +1787,9 @@ struct Prepared {
       // Everything that could be seen or could block lies within range of
       // the observer's sight points (a blocker sits on a sight line).
       near_objs.clear();
-      for (std::uint32_t j = 0; j < n; ++j) {
-        if (j == oi || (seen[j] & o.seats) == o.seats) continue;
+      std::vector<std::uint32_t>& unseen = unseen_by(o.seats);
+      for (std::uint32_t j : unseen) {
+        if (j == oi) continue;
         const Obj& c = objs[j];
         if (box_distance2(c.pts_box, o.pts_box) <= range2 && !cover_bound_apart(o, c) && !memo_get(oi, j))
           near_objs.push_back(j);
