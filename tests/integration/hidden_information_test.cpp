@@ -123,8 +123,12 @@ void play(unsigned short port, PlayedGame& game, std::mt19937& rng) {
     for (const auto& d : open->decisions()) owing.insert(d.seat());
     for (auto& bot : game.bots) {
       if (!owing.contains(bot.seat)) continue;
-      bot.pump(std::chrono::milliseconds(20));
+      // Its StepResolved (with what it owes next) may still be on its way.
       auto owed = bot.owed(step);
+      for (int wait = 0; !owed && wait < 200; ++wait) {
+        bot.pump(std::chrono::milliseconds(50));
+        owed = bot.owed(step);
+      }
       ASSERT_TRUE(owed) << bot.seat << " was not told what it owes at step " << step;
       for (const auto& d : owed->decisions()) {
         // A random option; an illegal one (e.g. a move that needs an order)
