@@ -449,7 +449,18 @@ struct Prepared {
       if (ob.block != BlockClass::kUnformed && ob.q1 - ob.q0 != 1) continue;
       casters.push_back({ob.cen, reach + ob.rad, b});
     }
+    // By x, so each object looks only at the casters in its x window (the
+    // nearest are then sorted by distance and scene order: the same few).
+    std::sort(casters.begin(), casters.end(), [](const Caster& a, const Caster& b) { return a.cen.x < b.cen.x; });
+    caster_x.clear();
+    max_caster_reach = 0;
+    for (const Caster& c : casters) {
+      caster_x.push_back(c.cen.x);
+      max_caster_reach = std::max(max_caster_reach, c.reach);
+    }
   }
+  std::vector<double> caster_x;
+  double max_caster_reach = 0;
 
   void ensure_shadows(std::uint32_t oi) {
     if (shadows_built[oi]) return;
@@ -461,7 +472,10 @@ struct Prepared {
     {
       const Obj& o = objs[oi];
       nearest.clear();
-      for (const Caster& c : casters) {
+      const double w = max_caster_reach + o.prad + 1;  // + 1: clear of rounding at the window's ends
+      const auto first = std::lower_bound(caster_x.begin(), caster_x.end(), o.pcen.x - w) - caster_x.begin();
+      for (auto ci = static_cast<std::size_t>(first); ci < casters.size() && caster_x[ci] <= o.pcen.x + w; ++ci) {
+        const Caster& c = casters[ci];
         const double lim = c.reach + o.prad;
         const double d2 = sq(c.cen - o.pcen);
         if (d2 <= lim * lim && c.body != oi) nearest.push_back({d2, c.body});
