@@ -449,6 +449,22 @@ struct Prepared {
       if (ob.block != BlockClass::kUnformed && ob.q1 - ob.q0 != 1) continue;
       casters.push_back({ob.cen, reach + ob.rad, b});
     }
+    // Spans leave out the wedges of bodies with a sight point not clear
+    // inside their own quad: a span does not know whose line it judges, and
+    // a line from or to such a point may cross its own body (which never
+    // blocks it) beyond the body's far corner. Points inside the quad are
+    // never that far (the default points all are).
+    own_points_inside.assign(objs.size(), 1);
+    for (const Caster& c : casters) {
+      const Obj& ob = objs[c.body];
+      if (ob.q1 - ob.q0 != 1) continue;  // unformed: no spans anyway
+      const Quad& q = quads[ob.q0];
+      for (std::uint32_t pi = ob.p0; pi < ob.p1; ++pi) {
+        for (std::size_t k = 0; k < 4; ++k) {
+          if (!(dot(q.n[k], points[pi]) < q.d[k] - kGeomEpsilon)) own_points_inside[c.body] = 0;
+        }
+      }
+    }
     // By x, so each object looks only at the casters in its x window (the
     // nearest are then sorted by distance and scene order: the same few).
     std::sort(casters.begin(), casters.end(), [](const Caster& a, const Caster& b) { return a.cen.x < b.cen.x; });
@@ -459,6 +475,7 @@ struct Prepared {
       max_caster_reach = std::max(max_caster_reach, c.reach);
     }
   }
+  std::vector<std::uint8_t> own_points_inside;  // per object
   std::vector<double> caster_x;
   double max_caster_reach = 0;
 
@@ -580,7 +597,7 @@ struct Prepared {
       raw.clear();
       for (std::uint32_t k = shadow_lo[pi]; k < shadow_hi[pi]; ++k) {
         const Shadow& sh = shadows[k];
-        if (sh.unformed) continue;
+        if (sh.unformed || !own_points_inside[sh.body]) continue;
         const double lo = fast_atan2(sh.right.y, sh.right.x) + kSpanMargin;
         const double hi = fast_atan2(sh.left.y, sh.left.x) - kSpanMargin;
         const double elev = objs[sh.body].elevation;

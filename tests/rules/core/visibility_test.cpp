@@ -303,6 +303,29 @@ TEST_F(Visibility, ASeatSeesWhatAnyOfItsObserversSees) {
   EXPECT_EQ(ids, (std::vector<std::uint32_t>{100, 103, 7}));
 }
 
+TEST_F(Visibility, AnObserverNeverBlocksItsOwnLinesEvenFromPointsOutsideItsFootprint) {
+  // The caller's sight point lies behind the observer's own gun: the line
+  // to the target crosses the gun, which never blocks its own lines.
+  SceneObject gun;
+  gun.id = 100;
+  gun.kind = SceneKind::kGun;
+  gun.bases = {OrientedRect{{0, 0}, 2, 1, 0}};
+  gun.sight_points = {{0, -3}};
+  gun.observer_for = 1;
+  scene.objects.push_back(gun);
+  SceneObject leader;
+  leader.id = 101;
+  leader.kind = SceneKind::kLeader;
+  leader.bases = {OrientedRect{{0, 2}, 0.5, 0.5, 0}};
+  leader.observer_for = 2;
+  scene.objects.push_back(leader);
+  // A wide body far off: large point boxes widen every point's shadow reach.
+  scene.objects.push_back(body(7, {60, 60}, 20));
+  EXPECT_TRUE(sees().visible);
+  const auto masks = compute_visibility(scene, open, rules);
+  EXPECT_EQ(masks[1] & 1u, 1u);
+}
+
 TEST_F(Visibility, ObjectsWithoutObserversSeeNothing) {
   observer_and_target(5);
   scene.objects[0].observer_for = 0;
