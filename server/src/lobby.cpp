@@ -1,5 +1,7 @@
 #include "server/src/lobby.hpp"
 
+#include "server/src/deadlines.hpp"
+
 #include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
 
@@ -135,6 +137,19 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
                "game settings out of range: deadlines up to 30 days, grace up to 7 days, "
                "spectator delay up to 100 turns");
     return;
+  }
+
+  if (!settings.daily_deadline().empty() || !settings.time_zone().empty()) {
+    if (settings.step_deadline_seconds() > 0) {
+      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "choose a step deadline in seconds or a daily deadline, not both");
+      return;
+    }
+    auto daily = parse_daily_time(settings.daily_deadline(), settings.time_zone());
+    if (auto* why = std::get_if<std::string>(&daily)) {
+      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, *why);
+      return;
+    }
   }
 
   for (const auto& hook : settings.webhooks()) {

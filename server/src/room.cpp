@@ -63,6 +63,15 @@ Room::Room(RoomServices services, persistence::GameRecord record, std::unique_pt
     google::protobuf::TextFormat::ParseFromString(record_.settings, &settings_);  // written by us
   }
   view_settings_.side_shared_vision = settings_.vision() == v1::VISION_SIDE_SHARED;
+  if (!settings_.daily_deadline().empty()) {
+    // Checked when the game was created; a store edited since then loses only the deadline.
+    auto daily = parse_daily_time(settings_.daily_deadline(), settings_.time_zone());
+    if (auto* d = std::get_if<DailyTime>(&daily)) {
+      daily_deadline_ = *d;
+    } else {
+      spdlog::warn("game {}: {}; its steps have no deadline", record_.id, std::get<std::string>(daily));
+    }
+  }
 
   auto all = game_->seats();
   all.push_back(rules::Seat{std::string(kSpectatorSeat), rules::SeatRole::kSpectator, {}, {},
@@ -396,7 +405,9 @@ void Room::tick() {
     if (self->paused_ || self->resolving_ || self->deadline_ms_ == 0 || self->pending_.empty()) return;
     // "Deadline near": an hour before, or half the step's time for short deadlines.
     const std::int64_t warn_ms =
-        std::min<std::int64_t>(3600 * 1000, static_cast<std::int64_t>(self->settings_.step_deadline_seconds()) * 500);
+        self->daily_deadline_ ? 3600 * 1000
+                              : std::min<std::int64_t>(
+                                    3600 * 1000, static_cast<std::int64_t>(self->settings_.step_deadline_seconds()) * 500);
     if (!self->warned_deadline_ && now >= self->deadline_ms_ - warn_ms) {
       self->warned_deadline_ = true;
       for (const auto& seat : self->owing_seats()) {
@@ -1033,8 +1044,11 @@ void Room::advance_if_idle() {
 }
 
 void Room::open_deadline() {
-  if (settings_.step_deadline_seconds() == 0 || pending_.empty() || ended()) return;
-  deadline_ms_ = services_.clock.now_ms() + static_cast<std::int64_t>(settings_.step_deadline_seconds()) * 1000;
+  if ((settings_.step_deadline_seconds() == 0 && !daily_deadline_) || pending_.empty() || ended()) return;
+  constexpr std::int64_t kDailyLeadMs = 3600 * 1000;  // a step gets at least an hour
+  const auto now = services_.clock.now_ms();
+  deadline_ms_ = daily_deadline_ ? next_daily_deadline(now, *daily_deadline_, kDailyLeadMs)
+                                 : now + static_cast<std::int64_t>(settings_.step_deadline_seconds()) * 1000;
   v1::StoredDeadline stored;
   stored.set_step(game_->step());
   stored.set_deadline_ms(deadline_ms_);

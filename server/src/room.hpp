@@ -33,6 +33,7 @@
 #include "rules/core/decision.hpp"
 #include "rules/core/game.hpp"
 #include "server/src/clock.hpp"
+#include "server/src/deadlines.hpp"
 #include "server/src/metrics.hpp"
 #include "server/src/notifier.hpp"
 #include "server/src/outgoing.hpp"
@@ -236,6 +237,7 @@ class Room : public std::enable_shared_from_this<Room> {
   std::unique_ptr<rules::Game> game_;
   std::vector<SeatState> seats_;
   rules::ViewSettings view_settings_;
+  std::optional<DailyTime> daily_deadline_;  // settings_' daily deadline, parsed
 
   // The open step.
   std::vector<rules::Decision> pending_;

@@ -124,6 +124,41 @@ TEST_F(RoomTest, MissedDeadlineAppliesDefaultsAndResolvesAndSaysSo) {
   EXPECT_EQ(resolved->step_resolved().step(), step_);
 }
 
+TEST_F(RoomTest, ADailyDeadlineInATimeZoneClosesTheStepAtThatTime) {
+  start();
+  v1::GameSettings settings;
+  settings.set_daily_deadline("00:00");
+  settings.set_time_zone("UTC");
+  create(settings);
+  ASSERT_FALSE(owing_.empty());
+  Client player(server_->port());
+  ASSERT_TRUE(player.hello().has_welcome());
+  auto joined = join(player, owing_.front());
+  ASSERT_TRUE(joined.has_joined());
+  // The next UTC midnight at least an hour away (the manual clock starts at the real time).
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::system_clock::now().time_since_epoch()).count();
+  std::int64_t midnight = (now + 3600) / 86400 * 86400;
+  if (midnight < now + 3600) midnight += 86400;
+  const auto deadline = joined.joined().view().deadline_unix();
+  EXPECT_NEAR(static_cast<double>(deadline), static_cast<double>(midnight), 120.0)
+      << "the deadline is the next 00:00 UTC at least an hour away";
+  EXPECT_EQ(deadline % 86400, 0);
+  EXPECT_EQ(joined.joined().settings().time_zone(), "UTC");
+  // Past it, the step resolves with defaults.
+  ASSERT_EQ(http_post(server_->port(), "/debug/clock?advance_seconds=" + std::to_string(deadline - now + 5)).status,
+            200u);
+  auto resolved = read_until(player, [](const v1::Envelope& m) { return m.has_step_resolved(); });
+  ASSERT_TRUE(resolved) << server_->log();
+  EXPECT_EQ(resolved->step_resolved().step(), step_);
+  // The next step closes at the next midnight, a day later (the "deadline" notice says so).
+  auto next = read_until(player, [](const v1::Envelope& m) {
+    return m.has_notice() && m.notice().kind() == "deadline" && m.notice().deadline_unix() > 0;
+  });
+  ASSERT_TRUE(next) << server_->log();
+  EXPECT_EQ(next->notice().deadline_unix(), deadline + 86400);
+}
+
 TEST_F(RoomTest, DeadlineSurvivesARestart) {
   start();
   v1::GameSettings settings;
@@ -303,6 +338,24 @@ TEST_F(RoomTest, BadSettingsAreRefused) {
   r = c.call(e);
   ASSERT_TRUE(r.has_error());
   EXPECT_NE(r.error().message().find("martians"), std::string::npos);
+  // A daily deadline needs a time of day and a real zone, and excludes the other kind.
+  e.mutable_create_game()->mutable_settings()->set_spectator_side("");
+  e.mutable_create_game()->mutable_settings()->set_daily_deadline("20:00");
+  e.mutable_create_game()->mutable_settings()->set_time_zone("Europe/Lndon");
+  r = c.call(e);
+  ASSERT_TRUE(r.has_error());
+  EXPECT_EQ(r.error().code(), v1::ERROR_CODE_INVALID_ARGUMENT);
+  EXPECT_NE(r.error().message().find("Europe/Lndon"), std::string::npos) << r.error().message();
+  e.mutable_create_game()->mutable_settings()->set_time_zone("Europe/London");
+  e.mutable_create_game()->mutable_settings()->set_daily_deadline("8pm");
+  r = c.call(e);
+  ASSERT_TRUE(r.has_error());
+  EXPECT_NE(r.error().message().find("HH:MM"), std::string::npos) << r.error().message();
+  e.mutable_create_game()->mutable_settings()->set_daily_deadline("20:00");
+  e.mutable_create_game()->mutable_settings()->set_step_deadline_seconds(3600);
+  r = c.call(e);
+  ASSERT_TRUE(r.has_error());
+  EXPECT_NE(r.error().message().find("not both"), std::string::npos) << r.error().message();
 }
 
 TEST_F(RoomTest, UmpireMayAnswerForAnEmptySeat) {
