@@ -3,6 +3,23 @@ import { MissedDeadline, PlayMode, Vision, WebhookFormat } from "@gen/galloper/v
 import { defaultSettingsForm, describeSettings, formatDuration, settingsFromForm } from "../src/game/settings";
 
 describe("settings form -> GameSettings", () => {
+  it("takes a daily deadline in a time zone instead of a duration", () => {
+    const r = settingsFromForm({ ...defaultSettingsForm, dailyDeadline: "20:00", timeZone: " Europe/Paris " });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.settings.dailyDeadline).toBe("20:00");
+    expect(r.settings.timeZone).toBe("Europe/Paris");
+    expect(r.settings.stepDeadlineSeconds).toBe(0);
+    expect(describeSettings(r.settings).find((x) => x.key === "deadline")?.value).toBe("daily at 20:00 Europe/Paris");
+    const bad = settingsFromForm({ ...defaultSettingsForm, dailyDeadline: "8pm", timeZone: "UTC" });
+    expect(bad.ok).toBe(false);
+    if (!bad.ok) expect(bad.field).toBe("dailyDeadline");
+    const noZone = settingsFromForm({ ...defaultSettingsForm, dailyDeadline: "20:00" });
+    expect(!noZone.ok && noZone.field).toBe("timeZone");
+    const both = settingsFromForm({ ...defaultSettingsForm, dailyDeadline: "20:00", timeZone: "UTC", stepDeadlineMinutes: "60" });
+    expect(both.ok).toBe(false);
+  });
+
   it("leaves the server's defaults for an untouched form", () => {
     const r = settingsFromForm(defaultSettingsForm);
     expect(r.ok).toBe(true);
@@ -20,6 +37,8 @@ describe("settings form -> GameSettings", () => {
       mode: "simultaneous",
       vision: "wing_only",
       stepDeadlineMinutes: "90",
+      dailyDeadline: "",
+      timeZone: "",
       graceSeconds: "30",
       missedDeadline: "standing_orders",
       spectatorDelayTurns: "2",

@@ -16,6 +16,8 @@ export interface SettingsForm {
   mode: string; // "alternate" | "simultaneous"
   vision: string; // "side_shared" | "wing_only"
   stepDeadlineMinutes: string; // "" or 0: no deadline
+  dailyDeadline: string; // "" or "HH:MM": a fixed time of day instead
+  timeZone: string; // IANA name for the daily deadline, e.g. "Europe/Paris"
   graceSeconds: string;
   missedDeadline: string; // "hold" | "repeat_last" | "standing_orders"
   spectatorDelayTurns: string;
@@ -30,6 +32,8 @@ export const defaultSettingsForm: SettingsForm = {
   mode: "alternate",
   vision: "side_shared",
   stepDeadlineMinutes: "",
+  dailyDeadline: "",
+  timeZone: "",
   graceSeconds: "",
   missedDeadline: "hold",
   spectatorDelayTurns: "",
@@ -96,6 +100,15 @@ export function settingsFromForm(form: SettingsForm): SettingsResult {
     if (v === null) return { ok: false, field, message };
     values[field] = v;
   }
+  const daily = form.dailyDeadline.trim();
+  const zone = form.timeZone.trim();
+  if (daily && !/^([01]\d|2[0-3]):[0-5]\d$/.test(daily)) {
+    return { ok: false, field: "dailyDeadline", message: "The daily deadline is a time of day as HH:MM (24-hour)" };
+  }
+  if (daily && !zone) return { ok: false, field: "timeZone", message: "A daily deadline needs a time zone, e.g. Europe/Paris" };
+  if (daily && (values.stepDeadlineMinutes ?? 0) > 0) {
+    return { ok: false, field: "dailyDeadline", message: "Choose a step deadline in minutes or a daily deadline, not both" };
+  }
   const url = form.webhookUrl.trim();
   if (url && !/^https?:\/\/[^/\s]+/i.test(url)) {
     return { ok: false, field: "webhookUrl", message: "A webhook is an http:// or https:// URL with a host" };
@@ -105,6 +118,8 @@ export function settingsFromForm(form: SettingsForm): SettingsResult {
     mode,
     vision,
     stepDeadlineSeconds: values.stepDeadlineMinutes ?? 0,
+    dailyDeadline: daily,
+    timeZone: daily ? zone : "",
     graceSeconds: values.graceSeconds ?? 0,
     missedDeadline: missed,
     spectatorDelayTurns: values.spectatorDelayTurns ?? 0,
@@ -132,7 +147,11 @@ export function describeSettings(s: GameSettings): { key: string; label: string;
   return [
     { key: "mode", label: "Play", value: label(MODE_CHOICES, s.mode) },
     { key: "vision", label: "Vision", value: label(VISION_CHOICES, s.vision) },
-    { key: "deadline", label: "Step deadline", value: formatDuration(s.stepDeadlineSeconds) },
+    {
+      key: "deadline",
+      label: "Step deadline",
+      value: s.dailyDeadline ? `daily at ${s.dailyDeadline} ${s.timeZone}` : formatDuration(s.stepDeadlineSeconds),
+    },
     { key: "grace", label: "Grace after a deadline", value: formatDuration(s.graceSeconds) },
     { key: "missed", label: "Missed deadline", value: label(MISSED_CHOICES, s.missedDeadline) },
     {

@@ -202,6 +202,8 @@ function settingsFields(): { root: HTMLElement; read: () => SettingsForm; focus:
       ...row("mode", "Play", select("mode", MODE_CHOICES)),
       ...row("vision", "Vision", select("vision", VISION_CHOICES)),
       ...row("stepDeadlineMinutes", "Step deadline", input("stepDeadlineMinutes", { type: "number", min: 0, step: "any", placeholder: "none" }), "minutes; empty: none"),
+      ...row("dailyDeadline", "Or daily at", input("dailyDeadline", { placeholder: "HH:MM" }), "a fixed time of day instead"),
+      ...row("timeZone", "Time zone", input("timeZone", { placeholder: Intl.DateTimeFormat().resolvedOptions().timeZone }), "IANA name, e.g. Europe/Paris"),
       ...row("graceSeconds", "Grace", input("graceSeconds", { type: "number", min: 0, step: 1, placeholder: "0" }), "seconds after the deadline"),
       ...row("missedDeadline", "Missed deadline", select("missedDeadline", MISSED_CHOICES)),
       ...row("spectatorDelayTurns", "Spectator delay", input("spectatorDelayTurns", { type: "number", min: 0, step: 1, placeholder: "0" }), "turns"),
