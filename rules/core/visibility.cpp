@@ -499,8 +499,10 @@ struct Prepared {
       }
       // The nearest few, ties by scene order.
       if (nearest.size() > kShadowsPerPoint) {
-        std::partial_sort(nearest.begin(), nearest.begin() + kShadowsPerPoint, nearest.end());
+        // (distance, body) is a total order: the same few, in the same order.
+        std::nth_element(nearest.begin(), nearest.begin() + kShadowsPerPoint, nearest.end());
         nearest.resize(kShadowsPerPoint);
+        std::sort(nearest.begin(), nearest.end());
       } else {
         std::sort(nearest.begin(), nearest.end());
       }
