@@ -1,6 +1,7 @@
 #include "rules/malbrook/damage.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "rules/core/geometry.hpp"
 #include "rules/malbrook/basing.hpp"
@@ -66,8 +67,49 @@ std::size_t casualty_base(const Brigade& b) {
   return b.bases % 2 == 0 ? b.bases - 1 : 0;
 }
 
+namespace {
+
+// Bases placed one by one (Brigade::base_poses: unformed bases moved
+// individually, a refused flank): the same base goes as from a laid-out
+// brigade and the others stay exactly where they stand. Moving them to the
+// layout of one base fewer would shift them sideways, possibly into the
+// enemy or friends they touch (RULINGS AR11).
+void remove_placed_base(Brigade& b) {
+  const std::size_t gone = casualty_base(b);
+  const bool line_kept = b.formation != Formation::kUnformed && !multi_rank(b);
+  b.base_poses.erase(b.base_poses.begin() + static_cast<std::ptrdiff_t>(gone));
+  const std::uint32_t before = b.bases;
+  --b.bases;
+  const BaseSize size = base_size(b.type, b.style);
+  const auto rects = posed_bases(b.base_poses, size);
+  if (b.formation == Formation::kUnformed) {
+    // An unformed brigade's position is the front middle of its bases' envelope.
+    b.position = envelope(rects, b.facing_deg).front_mid();
+  } else if (line_kept) {
+    // A refused line keeps the line's position: half a base towards the
+    // other flank, as for a laid-out line.
+    const bool right = gone + 1 == before;
+    b.position = b.position + facing_unit(b.facing_deg + 90.0) * (right ? -size.width / 2.0 : size.width / 2.0);
+  }
+  // The refused base gone: the rest is a plain layout again.
+  const auto laid = layout(b.position, b.facing_deg, size, b.bases, b.formation);
+  bool plain = laid.size() == rects.size();
+  for (std::size_t i = 0; plain && i < rects.size(); ++i) {
+    plain = distance(laid[i].center, rects[i].center) <= 1e-9 &&
+            std::abs(angle_diff_deg(laid[i].facing_deg, rects[i].facing_deg)) <= 1e-9;
+  }
+  if (plain) b.base_poses.clear();
+}
+
+}  // namespace
+
 void remove_base(Brigade& b) {
   if (b.bases == 0) return;
+  if (b.bases > 1 && b.base_poses.size() == b.bases) {
+    remove_placed_base(b);
+    return;
+  }
+  b.base_poses.clear();  // stale: not one per base
   if (b.bases > 1 && !multi_rank(b)) {
     // A flank base goes: the rest of the line keeps its place, so the
     // middle of the front edge moves half a base towards the other flank.

@@ -241,6 +241,20 @@ inline std::string invariant_violation(const GameState& s) {
   return {};
 }
 
+// One line for a failure report: where a brigade stands and each base.
+inline std::string describe(const Brigade& b) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s at (%.3f, %.3f) facing %.1f, %s, %u bases, %zu placed, status %u:", b.id.c_str(),
+                b.position.x, b.position.y, b.facing_deg, std::string(to_string(b.formation)).c_str(), b.bases,
+                b.base_poses.size(), b.status);
+  std::string out = buf;
+  for (const auto& r : pose_bases(pose_of(b))) {
+    std::snprintf(buf, sizeof buf, " [(%.3f, %.3f) %.1f]", r.center.x, r.center.y, r.facing_deg);
+    out += buf;
+  }
+  return out;
+}
+
 // ---- Golden games: answers per step in a line-based text format ----
 //
 //   galloper-golden 1

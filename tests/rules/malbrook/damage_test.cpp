@@ -124,6 +124,50 @@ TEST(Casualties, MultiRankBrigadesLoseTheRearRank) {
   EXPECT_NEAR(distance(b.position, front), 0, 1e-9);
 }
 
+// Bot seeds demo 28 and cavalry_clash 6: an unformed brigade whose two bases
+// were placed side by side (no gap) lost one; its remaining base jumped to
+// the layout of one base and onto the enemy brigade touching it.
+TEST(Casualties, PlacedBasesStayWhereTheyStand) {
+  GameState s = gun_state();
+  Brigade& b = b1(s);  // facing south: its right is west (-x)
+  b.formation = Formation::kUnformed;
+  b.bases = 2;
+  // Touching, not spaced apart as an unformed layout would be.
+  b.base_poses = {{{30.5, 20.5}, 180}, {{29.5, 20.5}, 180}};
+  b.position = {30, 20};
+  std::vector<Event> ev;
+  take_casualty(s, b, ev);
+  ASSERT_EQ(b.bases, 1u);
+  const auto after = footprint(b);
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_NEAR(after.front().center.x, 30.5, 1e-9);  // the left-hand base stays put
+  EXPECT_NEAR(after.front().center.y, 20.5, 1e-9);
+  EXPECT_NEAR(b.position.x, 30.5, 1e-9);  // front middle of what is left
+  EXPECT_NEAR(b.position.y, 20, 1e-9);
+}
+
+TEST(Casualties, RefusedLineKeepsItsBasesAndBecomesPlainWhenTheRefusedBaseGoes) {
+  GameState s = gun_state();
+  Brigade& b = b1(s);  // 4 bases facing south, front middle (30, 10 + range)
+  const Vec2 start = b.position;
+  auto poses = poses_of(footprint(b));
+  poses[0].center.y += 1.0;  // the left-hand base steps back
+  b.base_poses = poses;
+  std::vector<Event> ev;
+  take_casualty(s, b, ev);  // 4 bases: the right-hand one
+  ASSERT_EQ(b.bases, 3u);
+  ASSERT_EQ(b.base_poses.size(), 3u);
+  const auto three = footprint(b);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_NEAR(distance(three[i].center, poses[i].center), 0, 1e-9);
+  EXPECT_NEAR(b.position.x, start.x + 0.5, 1e-9);  // the line's middle, as for a laid-out line
+  take_casualty(s, b, ev);  // 3 bases: the left-hand one, the refused base
+  ASSERT_EQ(b.bases, 2u);
+  EXPECT_TRUE(b.base_poses.empty());  // a plain line again
+  const auto two = footprint(b);
+  EXPECT_NEAR(distance(two[0].center, poses[1].center), 0, 1e-9);
+  EXPECT_NEAR(distance(two[1].center, poses[2].center), 0, 1e-9);
+}
+
 TEST(Casualties, BrigadeDestroyedAtZeroBases) {
   GameState s = gun_state();
   Brigade& b = b1(s);
