@@ -141,7 +141,42 @@ int main(int argc, char** argv) {
       "exit 0 ok, 1 mismatch, 2 unreadable, 3 seed not revealed yet");
   verify->add_option("FILE", verify_file, "A file written by `galloper export`")->required();
 
-  CLI11_PARSE(app, argc, argv);
+  // `galloper odds`: the exact odds the rules engine computes, no server needed.
+  auto* odds = app.add_subcommand("odds", "Print the exact odds the rules engine computes for a close combat or a shot");
+  odds->require_subcommand(1);
+  galloper::server::tools::CombatOddsArgs combat_args;
+  auto* odds_combat = odds->add_subcommand(
+      "combat", "A close combat given by its numbers: each result band's probability for both sides, expected hits");
+  odds_combat->add_option("--dice-a", combat_args.dice_a, "Side A's dice (bases plus modifiers)")->required();
+  odds_combat->add_option("--dice-b", combat_args.dice_b, "Side B's dice (bases plus modifiers)")->required();
+  odds_combat->add_option("--hit-on-a", combat_args.hit_on_a, "The lowest face that hits for side A, 2-6")
+      ->capture_default_str();
+  odds_combat->add_option("--hit-on-b", combat_args.hit_on_b, "The lowest face that hits for side B, 2-6")
+      ->capture_default_str();
+  galloper::server::tools::FireOddsArgs fire_args;
+  auto* odds_fire = odds->add_subcommand(
+      "fire", "One artillery shot: each Results-table row's probability (howitzers and mortars: where it lands)");
+  odds_fire->add_option("--weight", fire_args.weight, "light, medium, heavy, howitzer or mortar")->capture_default_str();
+  odds_fire->add_option("--range", fire_args.range, "close, effective or beyond (direct fire)");
+  odds_fire->add_option("--gun-dps", fire_args.gun_dps, "DPs on the firing gun (-1 each)")->capture_default_str();
+  odds_fire->add_option("--target", fire_args.target,
+                        "new (-1), same target and range (+1), or same-target at another range (0)")
+      ->capture_default_str();
+  odds_fire->add_flag("--exposed", fire_args.exposed, "Target in column, limbered, or fired on in enfilade (+1)");
+  odds_fire->add_option("--cover", fire_args.cover, "none, fieldworks (-1) or fortifications (-2)")
+      ->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    // Bad input to `odds` is exit 2, as for the other tools that cannot run.
+    if (code != 0 && argc > 1 && std::string(argv[1]) == "odds") return 2;
+    return code;
+  }
+
+  if (*odds_combat) return galloper::server::tools::odds_combat(combat_args, std::cout, std::cerr);
+  if (*odds_fire) return galloper::server::tools::odds_fire(fire_args, std::cout, std::cerr);
 
   if (*replay) {
     if (!replay_all && tool_game.empty()) {

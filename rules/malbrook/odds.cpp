@@ -70,6 +70,18 @@ ShotOdds direct_fire_odds(int modifier, RangeBand band) {
   return o;
 }
 
+FireModifiers fire_modifiers(const ProposedShot& shot) {
+  FireModifiers m;
+  if (shot.weight == GunWeight::kHeavy) m.weight = 1;
+  if (shot.weight == GunWeight::kLight) m.weight = -1;
+  m.gun_dps = -static_cast<int>(shot.gun_dps);
+  if (shot.band == RangeBand::kBeyond) m.beyond_effective = -1;
+  m.target_history = std::clamp(shot.target_history, -1, 1);
+  m.exposed = shot.exposed ? 1 : 0;
+  m.cover = std::clamp(shot.cover, -2, 0);
+  return m;
+}
+
 IndirectOdds indirect_fire_odds() {
   IndirectOdds o;
   int on = 0;

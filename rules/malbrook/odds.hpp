@@ -58,6 +58,18 @@ struct ShotOdds {
 };
 ShotOdds direct_fire_odds(int modifier, RangeBand band);
 
+// A shot described rather than found on the table (`galloper odds fire`):
+// the modifiers direct_fire_modifiers would find for it.
+struct ProposedShot {
+  GunWeight weight = GunWeight::kMedium;
+  std::uint32_t gun_dps = 0;
+  RangeBand band = RangeBand::kClose;
+  int target_history = -1;  // +1 same target and range, 0 same target at another range, -1 a new target
+  bool exposed = false;     // target in column, limbered, or fired on in enfilade
+  int cover = 0;            // fieldworks -1, fortifications -2
+};
+FireModifiers fire_modifiers(const ProposedShot& shot);
+
 // One indirect shot: on target (scatter faces 1-2), or off by k x 1/2"
 // (k = 1..6, each equally likely) on a uniform whole-degree bearing.
 struct IndirectOdds {

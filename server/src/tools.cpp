@@ -2,11 +2,15 @@
 
 #include <google/protobuf/text_format.h>
 
+#include <algorithm>
+#include <array>
+#include <cstdio>
 #include <fstream>
 #include <future>
 #include <sstream>
 
 #include "persistence/sqlite.hpp"
+#include "rules/malbrook/odds.hpp"
 #include "server/src/log_check.hpp"
 #include "server/src/tokens.hpp"
 #include "server/src/version.hpp"
@@ -298,6 +302,143 @@ int verify(const fs::path& file, std::ostream& out, std::ostream& err) {
     case Verdict::Outcome::kFailed: return 1;
   }
   return 1;
+}
+
+// ---- odds ----
+
+namespace {
+
+namespace mb = rules::malbrook;
+
+std::string fixed(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.6f", v);
+  return buf;
+}
+
+std::string hits_on(int hit_on) { return hit_on >= 6 ? "6" : std::to_string(hit_on) + "-6"; }
+
+// "5/36 (0.138889)".
+std::string prob(mb::Fraction f) { return f.str() + " (" + fixed(f.value()) + ")"; }
+
+}  // namespace
+
+int odds_combat(const CombatOddsArgs& a, std::ostream& out, std::ostream& err) {
+  constexpr int kMaxDice = 200;
+  for (const auto& [name, v] : {std::pair{"--dice-a", a.dice_a}, std::pair{"--dice-b", a.dice_b}}) {
+    if (v < 0 || v > kMaxDice) {
+      err << "odds combat: " << name << " must be 0-" << kMaxDice << " (got " << v << ")\n";
+      return 2;
+    }
+  }
+  for (const auto& [name, v] : {std::pair{"--hit-on-a", a.hit_on_a}, std::pair{"--hit-on-b", a.hit_on_b}}) {
+    if (v < 2 || v > 6) {
+      err << "odds combat: " << name << " must be 2-6, the lowest face that hits (got " << v << ")\n";
+      return 2;
+    }
+  }
+  const mb::CombatOdds o = mb::combat_odds(a.dice_a, a.hit_on_a, a.dice_b, a.hit_on_b);
+  const bool exact = !o.exact.empty();
+  out << "Combat: side A " << o.dice_a << " dice hitting on " << hits_on(o.hit_on_a) << ", side B " << o.dice_b
+      << " dice hitting on " << hits_on(o.hit_on_b) << "\n";
+  const mb::Fraction hits_a(static_cast<std::int64_t>(o.dice_a) * (7 - o.hit_on_a), 6);
+  const mb::Fraction hits_b(static_cast<std::int64_t>(o.dice_b) * (7 - o.hit_on_b), 6);
+  out << "Expected hits: A " << prob(hits_a) << ", B " << prob(hits_b) << "\n";
+  // B's band for a difference d (A's hits minus B's) is A's band for -d.
+  std::array<mb::Fraction, mb::kCombatBandCount> band_b_exact{};
+  if (exact) {
+    for (std::size_t i = 0; i < o.exact.size(); ++i) {
+      const int d = static_cast<int>(i) + o.min_difference;
+      band_b_exact[static_cast<std::size_t>(mb::combat_band(-d))] += o.exact[i];
+    }
+  }
+  out << "Result bands (A's hits minus B's, Combat Results table):\n";
+  for (int b = 0; b < mb::kCombatBandCount; ++b) {
+    const auto band = static_cast<mb::CombatBand>(b);
+    const auto i = static_cast<std::size_t>(b);
+    out << "  " << mb::to_string(band) << ": A "
+        << (exact ? prob(o.band_a_exact[i]) : fixed(o.band_a[i])) << ", B "
+        << (exact ? prob(band_b_exact[i]) : fixed(o.band_b(band))) << "\n";
+  }
+  if (!exact) out << "(more than " << mb::kExactCombatDice << " dice in all: probabilities as decimals only)\n";
+  return 0;
+}
+
+int odds_fire(const FireOddsArgs& a, std::ostream& out, std::ostream& err) {
+  const std::pair<const char*, mb::GunWeight> weights[] = {{"light", mb::GunWeight::kLight},
+                                                           {"medium", mb::GunWeight::kMedium},
+                                                           {"heavy", mb::GunWeight::kHeavy},
+                                                           {"howitzer", mb::GunWeight::kHowitzer},
+                                                           {"mortar", mb::GunWeight::kMortar}};
+  const auto* w = std::find_if(std::begin(weights), std::end(weights), [&](const auto& p) { return a.weight == p.first; });
+  if (w == std::end(weights)) {
+    err << "odds fire: --weight must be light, medium, heavy, howitzer or mortar (got '" << a.weight << "')\n";
+    return 2;
+  }
+  if (mb::fires_indirect(w->second)) {
+    const mb::IndirectOdds o = mb::indirect_fire_odds();
+    out << "Indirect fire (" << a.weight << "): lands on the aim point " << prob(o.on_target) << "\n";
+    for (std::size_t k = 0; k < o.off_by.size(); ++k) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%.1f\"", static_cast<double>(k + 1) * mb::kScatterPerPip);
+      out << "  off by " << buf << ": " << prob(o.off_by[k]) << "\n";
+    }
+    out << "  bearing when off: each whole degree " << prob(o.bearing_each) << "\n";
+    return 0;
+  }
+  mb::ProposedShot shot;
+  shot.weight = w->second;
+  if (a.range == "close") {
+    shot.band = mb::RangeBand::kClose;
+  } else if (a.range == "effective") {
+    shot.band = mb::RangeBand::kEffective;
+  } else if (a.range == "beyond") {
+    shot.band = mb::RangeBand::kBeyond;
+  } else if (a.range.empty()) {
+    err << "odds fire: direct fire needs --range (close, effective or beyond)\n";
+    return 2;
+  } else {
+    err << "odds fire: --range must be close, effective or beyond (got '" << a.range << "')\n";
+    return 2;
+  }
+  if (a.gun_dps < 0 || a.gun_dps > static_cast<int>(mb::kMaxDps)) {
+    err << "odds fire: --gun-dps must be 0-" << mb::kMaxDps << " (got " << a.gun_dps << ")\n";
+    return 2;
+  }
+  shot.gun_dps = static_cast<std::uint32_t>(a.gun_dps);
+  if (a.target == "new") {
+    shot.target_history = -1;
+  } else if (a.target == "same") {
+    shot.target_history = 1;
+  } else if (a.target == "same-target") {
+    shot.target_history = 0;
+  } else {
+    err << "odds fire: --target must be new, same or same-target (got '" << a.target << "')\n";
+    return 2;
+  }
+  shot.exposed = a.exposed;
+  if (a.cover == "none") {
+    shot.cover = 0;
+  } else if (a.cover == "fieldworks") {
+    shot.cover = -1;
+  } else if (a.cover == "fortifications") {
+    shot.cover = -2;
+  } else {
+    err << "odds fire: --cover must be none, fieldworks or fortifications (got '" << a.cover << "')\n";
+    return 2;
+  }
+  const mb::FireModifiers m = mb::fire_modifiers(shot);
+  const mb::ShotOdds o = mb::direct_fire_odds(m.total(), shot.band);
+  const std::string why = m.describe();
+  out << "Direct fire: " << mb::to_string(w->second) << " at " << mb::to_string(shot.band) << " range, modifier "
+      << (m.total() > 0 ? "+" : "") << m.total() << (why.empty() ? "" : " (" + why.substr(1) + ")") << "\n";
+  for (int r = 0; r < 4; ++r) {
+    const auto row = static_cast<mb::ShotResult>(r);
+    out << "  " << mb::to_string(row) << ": " << prob(o.of(row)) << "\n";
+  }
+  out << "Expected DPs: " << prob(o.expected_dps()) << ", expected casualties: " << prob(o.expected_casualties())
+      << "\n";
+  return 0;
 }
 
 }  // namespace galloper::server::tools

@@ -1,5 +1,5 @@
 #pragma once
-// The offline commands of `galloper`: replay, backup, export, verify. Each
+// The offline commands of `galloper`: replay, backup, export, verify, odds. Each
 // returns the process exit code and writes what it found to `out` (results)
 // and `err` (problems running at all).
 //
@@ -36,6 +36,31 @@ int export_game(const std::filesystem::path& data_dir, const std::string& game_i
 
 // `galloper verify FILE`: checks an exported game with no server or database.
 int verify(const std::filesystem::path& file, std::ostream& out, std::ostream& err);
+
+// `galloper odds combat`: the exact odds the rules engine computes
+// (rules/malbrook/odds.hpp) for a close combat given by its numbers: each
+// result band's probability for either side and the expected hits. Exit 2 on
+// bad numbers.
+struct CombatOddsArgs {
+  int dice_a = 0;
+  int dice_b = 0;
+  int hit_on_a = 5;  // hits on this face or higher, 2-6
+  int hit_on_b = 5;
+};
+int odds_combat(const CombatOddsArgs& args, std::ostream& out, std::ostream& err);
+
+// `galloper odds fire`: one artillery shot. Direct fire (light, medium,
+// heavy guns): each Results-table row's probability and the expected DPs and
+// casualties; howitzers and mortars: where the indirect shot lands.
+struct FireOddsArgs {
+  std::string weight = "medium";  // light, medium, heavy, howitzer, mortar
+  std::string range;              // close, effective, beyond (direct fire)
+  int gun_dps = 0;
+  std::string target = "new";     // new, same (target and range), same-target (another range)
+  bool exposed = false;
+  std::string cover = "none";     // none, fieldworks, fortifications
+};
+int odds_fire(const FireOddsArgs& args, std::ostream& out, std::ostream& err);
 
 // The pieces, for tests.
 v1::GameExport make_export(const persistence::GameRecord& game, const std::vector<persistence::StepRecord>& log);

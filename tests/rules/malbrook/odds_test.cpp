@@ -9,6 +9,7 @@
 #include "rules/malbrook/artillery.hpp"
 #include "rules/malbrook/damage.hpp"
 #include "rules/malbrook/odds.hpp"
+#include "tests/rules/malbrook/artillery_helpers.hpp"
 
 namespace galloper::rules::malbrook {
 namespace {
@@ -76,6 +77,36 @@ TEST(DirectFireOdds, KnownValues) {
   EXPECT_EQ(heavy.expected_casualties(), Fraction(1, 2));
   // Beyond effective, new target: D6 - 2, 4+ -> only a 6.
   EXPECT_EQ(direct_fire_odds(-2, RangeBand::kBeyond).of(ShotResult::kOneDp), Fraction(1, 6));
+}
+
+// A shot described by its numbers (`galloper odds fire`) has the modifiers
+// the engine finds for the same shot on the table.
+TEST(DirectFireOdds, ProposedShotModifiers) {
+  for (const double range : {1.5, 6.0, 12.0}) {
+    for (const GunWeight w : {GunWeight::kLight, GunWeight::kMedium, GunWeight::kHeavy}) {
+      for (const Formation f : {Formation::kLine, Formation::kMarchColumn}) {
+        GameState s = test::gun_state(range);
+        s.guns[0].weight = w;
+        s.guns[0].dps = 2;
+        test::brigade(s, "al_b1").formation = f;
+        const auto targets = eligible_targets(s, s.guns[0], FirePhase::kBombardment);
+        ASSERT_FALSE(targets.empty()) << range;
+        const FireModifiers engine = direct_fire_modifiers(s, s.guns[0], targets.front());
+        ProposedShot shot;
+        shot.weight = w;
+        shot.gun_dps = 2;
+        shot.band = targets.front().band;
+        shot.exposed = f == Formation::kMarchColumn;
+        const FireModifiers proposed = fire_modifiers(shot);
+        EXPECT_EQ(proposed.describe(), engine.describe()) << range;
+        EXPECT_EQ(proposed.total(), engine.total()) << range;
+      }
+    }
+  }
+  ProposedShot dug_in;
+  dug_in.target_history = 1;
+  dug_in.cover = -2;
+  EXPECT_EQ(fire_modifiers(dug_in).total(), -1);
 }
 
 TEST(IndirectFireOdds, MatchEnumerationOfTheEngineRoll) {
