@@ -10,8 +10,6 @@
 namespace galloper::testing {
 namespace {
 
-std::string first_line(std::string s) { return s.substr(0, s.find('\n')); }
-
 const v1::UnitView* unit_in(const v1::GameView& view, const std::string& id) {
   for (const auto& u : view.units()) {
     if (u.id() == id) return &u;
@@ -19,34 +17,9 @@ const v1::UnitView* unit_in(const v1::GameView& view, const std::string& id) {
   return nullptr;
 }
 
-class EditTest : public ::testing::Test {
+class EditTest : public StoredGameTest {
  protected:
-  void SetUp() override {
-    dir_ = make_temp_dir("edits");
-    data_ = dir_ / "data";
-    start();
-    game_ = create_demo_game(server_->port());
-  }
-  void TearDown() override {
-    if (server_) server_->stop(SIGKILL);
-    std::filesystem::remove_all(dir_);
-  }
-  void start() {
-    server_.emplace(data_);
-    server_->start();
-  }
-  void stop() {
-    ASSERT_EQ(server_->stop(SIGTERM), 0) << server_->log();
-    server_.reset();
-  }
-  unsigned short port() const { return server_->port(); }
-  std::string query(const std::string& sql) {
-    auto r = sqlite3(data_ / "galloper.db", sql);
-    EXPECT_EQ(r.status, 0) << sql << "\n" << r.out;
-    return first_line(r.out);
-  }
-  std::string steps_rows() { return query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "';"); }
-  std::string data_arg() const { return "--data " + shell_quote(data_.string()); }
+  std::string steps_rows() { return first_line(query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "';")); }
 
   std::unique_ptr<Client> joined(const std::string& seat) {
     auto c = std::make_unique<Client>(port());
@@ -108,11 +81,6 @@ class EditTest : public ::testing::Test {
     auto verified = galloper("verify " + shell_quote(file.string()));
     EXPECT_EQ(verified.status, 0) << verified.out;
   }
-
-  std::filesystem::path dir_;
-  std::filesystem::path data_;
-  std::optional<ServerProcess> server_;
-  DemoGame game_;
 };
 
 TEST_F(EditTest, UmpireEditsReachEverySeatAreAuditedAndSurviveARestart) {
@@ -187,7 +155,7 @@ TEST_F(EditTest, UmpireEditsReachEverySeatAreAuditedAndSurviveARestart) {
   french.reset();
   const auto before = view_of("umpire");
   stop();
-  EXPECT_EQ(query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "' AND kind = 'edit' AND state_hash != 0;"),
+  EXPECT_EQ(first_line(query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "' AND kind = 'edit' AND state_hash != 0;")),
             "2");
   start();
   const auto after = view_of("umpire");
@@ -239,7 +207,7 @@ TEST_F(EditTest, ARewindToBeforeAnEditUndoesIt) {
 
   umpire.reset();
   stop();
-  EXPECT_EQ(query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "' AND kind = 'edit' AND superseded = 1;"),
+  EXPECT_EQ(first_line(query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "' AND kind = 'edit' AND superseded = 1;")),
             "1");
   start();
   EXPECT_EQ(unit_in(view_of("umpire"), "royal_scots")->position().y(), y) << "still undone after a restart";

@@ -128,4 +128,44 @@ inline int play_steps(unsigned short port, const DemoGame& game, int steps) {
   return resolved;
 }
 
+// A fixture for tests of one stored demo game: a real server over a store in
+// its own temporary directory, stopped and started again as the test needs,
+// and the store read with the sqlite3 shell.
+class StoredGameTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = make_temp_dir("stored-game");
+    data_ = dir_ / "data";
+    start();
+    game_ = create_demo_game(server_->port());
+  }
+  void TearDown() override {
+    if (server_) server_->stop(SIGKILL);
+    std::filesystem::remove_all(dir_);
+  }
+  void start() {
+    server_.emplace(data_);
+    server_->start();
+  }
+  void stop() {
+    ASSERT_EQ(server_->stop(SIGTERM), 0) << server_->log();
+    server_.reset();
+  }
+  unsigned short port() const { return server_->port(); }
+  std::filesystem::path db() const { return data_ / "galloper.db"; }
+  // The shell's whole output.
+  std::string query(const std::string& sql) {
+    auto r = sqlite3(db(), sql);
+    EXPECT_EQ(r.status, 0) << sql << "\n" << r.out;
+    return r.out;
+  }
+  static std::string first_line(std::string s) { return s.substr(0, s.find('\n')); }
+  std::string data_arg() const { return "--data " + shell_quote(data_.string()); }
+
+  std::filesystem::path dir_;
+  std::filesystem::path data_;
+  std::optional<ServerProcess> server_;
+  DemoGame game_;
+};
+
 }  // namespace galloper::testing

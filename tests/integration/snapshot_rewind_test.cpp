@@ -8,37 +8,8 @@
 namespace galloper::testing {
 namespace {
 
-std::string first_line(std::string s) { return s.substr(0, s.find('\n')); }
-
-class SnapshotRewindTest : public ::testing::Test {
+class SnapshotRewindTest : public StoredGameTest {
  protected:
-  void SetUp() override {
-    dir_ = make_temp_dir("snapshots");
-    data_ = dir_ / "data";
-    start();
-    game_ = create_demo_game(server_->port());
-  }
-  void TearDown() override {
-    if (server_) server_->stop(SIGKILL);
-    std::filesystem::remove_all(dir_);
-  }
-  void start() {
-    server_.emplace(data_);
-    server_->start();
-  }
-  void stop() {
-    ASSERT_EQ(server_->stop(SIGTERM), 0) << server_->log();
-    server_.reset();
-  }
-  unsigned short port() const { return server_->port(); }
-  std::filesystem::path db() const { return data_ / "galloper.db"; }
-  std::string query(const std::string& sql) {
-    auto r = sqlite3(db(), sql);
-    EXPECT_EQ(r.status, 0) << sql << "\n" << r.out;
-    return r.out;
-  }
-  std::string data_arg() const { return "--data " + shell_quote(data_.string()); }
-
   // What the umpire sees of the game (everything), without what a clock or
   // a history of undone events changes. Taken once the game waits on the
   // players: steps that ask nobody anything resolve on their own, after the
@@ -96,10 +67,6 @@ class SnapshotRewindTest : public ::testing::Test {
     return std::stoll(r.body.substr(at + name.size() + 2));
   }
 
-  std::filesystem::path dir_;
-  std::filesystem::path data_;
-  std::optional<ServerProcess> server_;
-  DemoGame game_;
 };
 
 TEST_F(SnapshotRewindTest, LoadingStartsFromTheNewestSnapshotAndGivesTheSameGame) {
