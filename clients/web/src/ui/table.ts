@@ -130,6 +130,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
       const u = id && view ? view.units.find((x) => x.id === id) : undefined;
       showDetails(u);
       orders.highlightSubject(id);
+      if (id) umpire.pickUnit(id); // the umpire's edit changes the unit picked on the map
       updateOverlay();
     },
   });
