@@ -8,7 +8,4 @@ namespace galloper::codec {
 void to_proto(const rules::StateEdit& edit, galloper::v1::EditState* out);
 rules::StateEdit from_proto(const galloper::v1::EditState& edit);
 
-// One line for people (the audit trail): "move b1 to (12, 30) facing 90".
-std::string describe(const rules::StateEdit& edit);
-
 }  // namespace galloper::codec

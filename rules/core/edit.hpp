@@ -33,4 +33,10 @@ struct StateEdit {
   friend bool operator==(const StateEdit&, const StateEdit&) = default;
 };
 
+// One line for people (the audit trail): "move b1 to (12, 30) facing 90".
+std::string describe(const StateEdit& edit);
+
+// A table measure for people: at most two decimals, no trailing zeros ("12", "0.25").
+std::string format_number(double d);
+
 }  // namespace galloper::rules

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "rules/core/geometry.hpp"
 #include "rules/malbrook/basing.hpp"
@@ -18,16 +17,7 @@ constexpr std::uint32_t kMaxWounds = 1;  // "wounded a second time and killed" (
 
 std::uint32_t bit(Status s) { return static_cast<std::uint32_t>(s); }
 
-std::string num(double d) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f", d);
-  std::string s(buf);
-  while (!s.empty() && s.back() == '0') s.pop_back();
-  if (!s.empty() && s.back() == '.') s.pop_back();
-  return s;
-}
-
-std::string where(Vec2 p) { return "(" + num(p.x) + ", " + num(p.y) + ")"; }
+std::string where(Vec2 p) { return "(" + format_number(p.x) + ", " + format_number(p.y) + ")"; }
 
 bool brigade_present(const Brigade& b) { return brigade_on_table(b); }
 bool gun_present(const Gun& g) { return !g.has(Status::kCrewEliminated) && !g.has(Status::kDestroyed); }
@@ -65,8 +55,8 @@ std::optional<Rejection> placement_problem(const GameState& s, std::string_view 
       for (Vec2 c : r.corners()) {
         if (c.x < -kEdgeSlack || c.y < -kEdgeSlack || c.x > s.table_width + kEdgeSlack ||
             c.y > s.table_depth + kEdgeSlack) {
-          return reject("off_table", label + " would be off the table (" + num(s.table_width) + "\" x " +
-                                         num(s.table_depth) + "\")");
+          return reject("off_table", label + " would be off the table (" + format_number(s.table_width) + "\" x " +
+                                         format_number(s.table_depth) + "\")");
         }
       }
     }
@@ -145,7 +135,7 @@ std::optional<Rejection> move(GameState& s, const StateEdit& e) {
         if (c.x < -kEdgeSlack || c.y < -kEdgeSlack || c.x > s.table_width + kEdgeSlack ||
             c.y > s.table_depth + kEdgeSlack) {
           return reject("off_table", "leader " + l->id + " at " + where(to) + " would be off the table (" +
-                                         num(s.table_width) + "\" x " + num(s.table_depth) + "\")");
+                                         format_number(s.table_width) + "\" x " + format_number(s.table_depth) + "\")");
         }
       }
     }

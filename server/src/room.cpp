@@ -1212,7 +1212,7 @@ void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action,
   if (action.has_set_deadline()) entry.set_detail(std::to_string(action.set_deadline().deadline_unix()));
   if (action.has_end_game()) entry.set_detail(action.end_game().result());
   if (action.has_edit_state()) {
-    entry.set_detail(codec::describe(codec::from_proto(action.edit_state())) + (undone ? " (undone by a rewind)" : ""));
+    entry.set_detail(rules::describe(codec::from_proto(action.edit_state())) + (undone ? " (undone by a rewind)" : ""));
   }
   audit_.push_back(std::move(entry));
 }
@@ -1412,11 +1412,11 @@ void Room::do_edit(const v1::UmpireAction& request, SeatState& seat, const std::
   stored.set_at_ms(now);
   stored.set_step(game_->step());
   const rules::StateHash hash = edited.value()->state_hash();
-  const std::string text = "the umpire edited the state (" + codec::describe(edit) + "): " + request.reason();
+  const std::string text = "the umpire edited the state (" + rules::describe(edit) + "): " + request.reason();
   const bool had_answers = !answers_.empty() || !locked_.empty();
   apply_umpire(seat.seat.id, request, now, game_->step());
   apply_edit(std::move(edited.value()));
-  spdlog::info("{} umpire action edit_state {}: {}", peer->describe(), codec::describe(edit), request.reason());
+  spdlog::info("{} umpire action edit_state {}: {}", peer->describe(), rules::describe(edit), request.reason());
   append("edit", stored, hash, [self = shared_from_this(), peer, correlation_id, text, had_answers] {
     v1::Envelope reply;
     reply.set_correlation_id(correlation_id);

@@ -54,6 +54,8 @@
 #include "server/src/replay.hpp"
 #include "server/src/room.hpp"
 
+#include "tests/bench/bench_util.hpp"
+
 namespace {
 
 using namespace galloper;
@@ -188,22 +190,7 @@ void BM_LoadFromLog(benchmark::State& state) {
 }
 BENCHMARK(BM_LoadFromLog)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "galloper-bench-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using galloper::bench::TempDir;
 
 // A store on disk holding the recorded game (and its snapshots, if asked).
 std::unique_ptr<persistence::Store> store_with(const RecordedGame& g, const TempDir& dir, bool snapshots) {
@@ -220,22 +207,40 @@ std::unique_ptr<persistence::Store> store_with(const RecordedGame& g, const Temp
   return std::move(opened.store);
 }
 
+// A game read back from the store as a loader reads it: the record, the
+// snapshots (when `turns_back` is given) and the log, all queued before waiting.
+struct ReadBack {
+  std::optional<persistence::GameRecord> record;
+  std::vector<persistence::SnapshotRecord> snapshots;
+  std::vector<persistence::StepRecord> log;
+};
+ReadBack read_back(persistence::Store& store, const std::string& id, std::optional<std::uint32_t> turns_back) {
+  std::promise<std::optional<persistence::GameRecord>> game;
+  store.load_game(id, [&](std::optional<persistence::GameRecord> r, persistence::Status) { game.set_value(std::move(r)); });
+  std::promise<std::vector<persistence::SnapshotRecord>> snaps;
+  if (turns_back) {
+    store.load_snapshots(id, *turns_back, [&](std::vector<persistence::SnapshotRecord> s, persistence::Status) {
+      snaps.set_value(std::move(s));
+    });
+  } else {
+    snaps.set_value({});
+  }
+  std::promise<std::vector<persistence::StepRecord>> log;
+  store.load_steps(id, 0, [&](std::vector<persistence::StepRecord> l, persistence::Status) { log.set_value(std::move(l)); });
+  ReadBack out;
+  out.record = game.get_future().get();
+  out.snapshots = snaps.get_future().get();
+  out.log = log.get_future().get();
+  return out;
+}
+
 void BM_LoadFromStore(benchmark::State& state) {
   const RecordedGame& g = recorded(static_cast<int>(state.range(0)));
   TempDir dir;
   auto stored = store_with(g, dir, false);
   auto& store = *stored;
   for (auto _ : state) {
-    std::promise<std::optional<persistence::GameRecord>> game;
-    store.load_game(g.record.id, [&](std::optional<persistence::GameRecord> r, persistence::Status) {
-      game.set_value(std::move(r));
-    });
-    std::promise<std::vector<persistence::StepRecord>> log;
-    store.load_steps(g.record.id, 0, [&](std::vector<persistence::StepRecord> l, persistence::Status) {
-      log.set_value(std::move(l));
-    });
-    auto record = game.get_future().get();
-    auto entries = log.get_future().get();
+    auto [record, snapshots, entries] = read_back(store, g.record.id, std::nullopt);
     if (!record || entries.size() != g.log.size()) {
       state.SkipWithError("the store did not give the game back");
       return;
@@ -265,21 +270,7 @@ void BM_RoomLoad(benchmark::State& state) {
   const rules::Seed seed = *server::seed_of(g.record.seed);
   const auto turns_back = server::snapshot_turns_back(g.record);
   for (auto _ : state) {
-    std::promise<std::optional<persistence::GameRecord>> game;
-    store.load_game(g.record.id, [&](std::optional<persistence::GameRecord> r, persistence::Status) {
-      game.set_value(std::move(r));
-    });
-    std::promise<std::vector<persistence::SnapshotRecord>> snaps;
-    store.load_snapshots(g.record.id, turns_back, [&](std::vector<persistence::SnapshotRecord> s, persistence::Status) {
-      snaps.set_value(std::move(s));
-    });
-    std::promise<std::vector<persistence::StepRecord>> log;
-    store.load_steps(g.record.id, 0, [&](std::vector<persistence::StepRecord> l, persistence::Status) {
-      log.set_value(std::move(l));
-    });
-    auto record = game.get_future().get();
-    auto snapshots = snaps.get_future().get();
-    auto entries = log.get_future().get();
+    auto [record, snapshots, entries] = read_back(store, g.record.id, turns_back);
     if (!record || entries.size() != g.log.size()) {
       state.SkipWithError("the store did not give the game back");
       return;

@@ -23,6 +23,7 @@
 #include "rules/malbrook/game.hpp"
 #include "rules/malbrook/snapshot.hpp"
 #include "tests/rules/malbrook/bot.hpp"
+#include "tests/rules/malbrook/golden_files.hpp"
 
 namespace galloper::rules::malbrook {
 namespace {
@@ -32,13 +33,6 @@ struct Case {
   GameState state;
   std::vector<std::uint8_t> bytes;
 };
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
 
 GameState initial_of(const std::string& scenario, std::uint32_t bot_seed) {
   const auto* bundled = codec::find_bundled_scenario(scenario);
@@ -57,11 +51,8 @@ const Case& case_of(int index) {
   if (it != cases.end()) return it->second;
   const bool blenheim = index >= 2;
   const bool played = index % 2 == 1;
-  // Next to the rules tests; __FILE__ may be relative to the build directory
-  // (CCACHE_BASEDIR), and ctest runs from the source root.
-  auto golden_dir = std::filesystem::path(__FILE__).parent_path().parent_path() / "rules/malbrook/golden";
-  if (!std::filesystem::exists(golden_dir)) golden_dir = "tests/rules/malbrook/golden";
-  const auto golden = test::golden_read(read_text(golden_dir / (blenheim ? "blenheim.golden" : "demo.golden")));
+  const auto golden =
+      test::golden_read(test::read_text(test::golden_dir() / (blenheim ? "blenheim.golden" : "demo.golden")));
   Case c;
   c.initial = initial_of(blenheim ? "blenheim" : "demo", golden ? golden->seed : 1);
   c.state = c.initial;

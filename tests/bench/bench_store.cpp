@@ -27,27 +27,14 @@
 #include "persistence/sqlite.hpp"
 #include "persistence/store.hpp"
 
+#include "tests/bench/bench_util.hpp"
+
 namespace {
 
 using namespace galloper::persistence;
 using Clock = std::chrono::steady_clock;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "galloper-bench-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using galloper::bench::TempDir;
 
 // Built with append: GCC 12 at -O3 warns falsely (-Wrestrict, PR 105329) on
 // "literal" + std::to_string(...).

@@ -54,6 +54,8 @@
 #include "galloper/v1/store.pb.h"
 #include "persistence/sqlite.hpp"
 
+#include "tests/spawn.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -82,19 +84,8 @@ class Server {
     std::vector<std::string> args = {g_binary,        "serve",      "--listen",     "127.0.0.1:0", "--data",
                                      data_.string(),  "--ready-file", ready.string(), "--log-level", "warn",
                                      "--threads",     "2"};
-    std::fflush(nullptr);
-    pid_ = ::fork();
+    pid_ = galloper::testing::spawn_logged(args, data_ / "server.log");
     if (pid_ < 0) return false;
-    if (pid_ == 0) {
-      std::FILE* log = std::freopen((data_ / "server.log").c_str(), "a", stdout);
-      (void)log;
-      ::dup2(::fileno(stdout), 2);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      std::_Exit(127);
-    }
     const auto deadline = Clock::now() + 20s;
     while (Clock::now() < deadline) {
       if (fs::exists(ready)) {

@@ -32,6 +32,8 @@
 #include "persistence/sqlite.hpp"
 #include "persistence/store.hpp"
 
+#include "tests/spawn.hpp"
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -123,18 +125,8 @@ std::optional<double> time_startup(const fs::path& data) {
                                    data.string(),   "--ready-file", ready.string(), "--log-level", "warn"};
   std::fflush(nullptr);
   const auto t0 = Clock::now();
-  const pid_t pid = ::fork();
+  const pid_t pid = galloper::testing::spawn_logged(args, data / "server.log");
   if (pid < 0) return std::nullopt;
-  if (pid == 0) {
-    std::FILE* log = std::freopen((data / "server.log").c_str(), "a", stdout);
-    (void)log;
-    ::dup2(::fileno(stdout), 2);
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(argv[0], argv.data());
-    std::_Exit(127);
-  }
   std::optional<double> result;
   unsigned short port = 0;
   while (ms_since(t0) < 60'000) {

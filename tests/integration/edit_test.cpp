@@ -60,11 +60,8 @@ class EditTest : public StoredGameTest {
   void end_replay_and_verify() {
     {
       auto c = joined("umpire");
-      v1::Envelope end;
-      end.mutable_umpire_action()->set_game_id(game_.id);
-      end.mutable_umpire_action()->set_reason("time");
-      end.mutable_umpire_action()->mutable_end_game()->set_result("a draw");
-      ASSERT_TRUE(c->call(end).has_umpire_done());
+      end_game(*c);
+      if (HasFatalFailure()) return;
       auto late = edit(*c, "after the end", [](v1::EditState* s) {
         s->set_kind("set_dps");
         s->set_subject("ingoldsby");
@@ -73,13 +70,7 @@ class EditTest : public StoredGameTest {
       EXPECT_TRUE(late.has_error()) << "an ended game's state is final";
     }
     stop();
-    auto replay = galloper("replay " + data_arg() + " " + game_.id);
-    EXPECT_EQ(replay.status, 0) << replay.out;
-    const auto file = dir_ / "game.export";
-    auto exported = galloper("export " + data_arg() + " " + game_.id + " " + shell_quote(file.string()));
-    ASSERT_EQ(exported.status, 0) << exported.out;
-    auto verified = galloper("verify " + shell_quote(file.string()));
-    EXPECT_EQ(verified.status, 0) << verified.out;
+    expect_replays_and_verifies();
   }
 };
 

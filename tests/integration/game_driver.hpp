@@ -162,6 +162,27 @@ class StoredGameTest : public ::testing::Test {
   static std::string first_line(std::string s) { return s.substr(0, s.find('\n')); }
   std::string data_arg() const { return "--data " + shell_quote(data_.string()); }
 
+  // The umpire ends the game (so an export carries the seed).
+  void end_game(Client& umpire) {
+    v1::Envelope end;
+    end.mutable_umpire_action()->set_game_id(game_.id);
+    end.mutable_umpire_action()->set_reason("time");
+    end.mutable_umpire_action()->mutable_end_game()->set_result("a draw");
+    ASSERT_TRUE(umpire.call(end).has_umpire_done());
+  }
+  // With the server stopped: the game replays from the store, exports, and
+  // the export verifies. Returns what `galloper verify` printed.
+  CommandResult expect_replays_and_verifies() {
+    auto replay = galloper("replay " + data_arg() + " " + game_.id);
+    EXPECT_EQ(replay.status, 0) << replay.out;
+    const auto file = dir_ / "game.export";
+    auto exported = galloper("export " + data_arg() + " " + game_.id + " " + shell_quote(file.string()));
+    EXPECT_EQ(exported.status, 0) << exported.out;
+    auto verified = galloper("verify " + shell_quote(file.string()));
+    EXPECT_EQ(verified.status, 0) << verified.out;
+    return verified;
+  }
+
   std::filesystem::path dir_;
   std::filesystem::path data_;
   std::optional<ServerProcess> server_;

@@ -27,6 +27,8 @@
 
 #include "galloper/v1/protocol.pb.h"
 
+#include "tests/spawn.hpp"
+
 namespace galloper::testing {
 
 namespace net = boost::asio;
@@ -58,19 +60,8 @@ class ServerProcess {
                                      data_dir_.string(), "--ready-file", ready_file_.string(),
                                      "--log-level", "debug", "--threads", "2"};
     args.insert(args.end(), extra_args_.begin(), extra_args_.end());
-    std::fflush(nullptr);  // or the child inherits and re-flushes our buffered output
-    pid_ = ::fork();
+    pid_ = spawn_logged(args, log_file_);
     ASSERT_GE(pid_, 0);
-    if (pid_ == 0) {
-      std::FILE* log = std::freopen(log_file_.c_str(), "a", stdout);
-      (void)log;
-      ::dup2(::fileno(stdout), 2);
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(argv[0], argv.data());
-      std::_Exit(127);
-    }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
     while (std::chrono::steady_clock::now() < deadline) {
       if (std::filesystem::exists(ready_file_)) {

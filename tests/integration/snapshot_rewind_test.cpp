@@ -180,23 +180,14 @@ TEST_F(SnapshotRewindTest, UmpireRewindOpensAnEarlierStepForEveryoneAndSurvivesA
     Client c(port());
     c.hello();
     ASSERT_TRUE(join_game(c, game_.id, game_.tokens.at("umpire")).has_joined());
-    v1::Envelope end;
-    end.mutable_umpire_action()->set_game_id(game_.id);
-    end.mutable_umpire_action()->set_reason("time");
-    end.mutable_umpire_action()->mutable_end_game()->set_result("a draw");
-    ASSERT_TRUE(c.call(end).has_umpire_done());
+    end_game(c);
+    if (HasFatalFailure()) return;
     ASSERT_TRUE(read_until(c, [](const v1::Envelope& m) { return m.has_notice() && m.notice().kind() == "ended"; }));
     auto late = umpire_action(c, 2, "after the end");
     EXPECT_TRUE(late.has_error()) << "the seed is out: no rewinding an ended game";
   }
   stop();
-  auto replay = galloper("replay " + data_arg() + " " + game_.id);
-  EXPECT_EQ(replay.status, 0) << replay.out;
-  const auto file = dir_ / "game.export";
-  auto exported = galloper("export " + data_arg() + " " + game_.id + " " + shell_quote(file.string()));
-  ASSERT_EQ(exported.status, 0) << exported.out;
-  auto verified = galloper("verify " + shell_quote(file.string()));
-  EXPECT_EQ(verified.status, 0) << verified.out;
+  const auto verified = expect_replays_and_verifies();
   EXPECT_NE(verified.out.find("the seed matches its commitment"), std::string::npos) << verified.out;
 }
 

@@ -20,6 +20,7 @@
 #include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/game.hpp"
 #include "tests/rules/malbrook/bot.hpp"
+#include "tests/rules/malbrook/golden_files.hpp"
 
 namespace galloper::rules::malbrook {
 namespace {
@@ -38,27 +39,9 @@ int seeds_to_play() {
   return kDefaultSeeds;
 }
 
-// Next to this file. __FILE__ is relative to the build directory when ccache
-// rewrites paths (CCACHE_BASEDIR); ctest runs tests from the source root.
-std::filesystem::path golden_dir() {
-  const auto here = std::filesystem::path(__FILE__).parent_path() / "golden";
-  if (std::filesystem::exists(here)) return here;
-  return std::filesystem::path("tests/rules/malbrook/golden");
-}
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
-
-// The scenario's text: a bundled scenario by name, or golden/<name>.textproto.
-std::string scenario_text(const std::string& name) {
-  if (const auto* b = codec::find_bundled_scenario(name)) return std::string(b->text);
-  if (name == "cavalry_clash") return read_text(golden_dir() / "cavalry.textproto");
-  return {};
-}
+using test::golden_dir;
+using test::read_text;
+using test::scenario_text;
 
 GameState load(const std::string& name, std::uint32_t seed) {
   auto loaded = codec::load_scenario(scenario_text(name), test::bot_seed(seed));

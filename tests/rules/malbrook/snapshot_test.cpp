@@ -26,6 +26,7 @@
 #include "rules/malbrook/game.hpp"
 #include "rules/malbrook/snapshot.hpp"
 #include "tests/rules/malbrook/bot.hpp"
+#include "tests/rules/malbrook/golden_files.hpp"
 #include "tests/rules/malbrook/test_state.hpp"
 
 namespace galloper::rules::malbrook {
@@ -33,26 +34,9 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-// Next to this file. __FILE__ is relative to the build directory when ccache
-// rewrites paths (CCACHE_BASEDIR); ctest runs tests from the source root.
-std::filesystem::path golden_dir() {
-  const auto here = std::filesystem::path(__FILE__).parent_path() / "golden";
-  if (std::filesystem::exists(here)) return here;
-  return std::filesystem::path("tests/rules/malbrook/golden");
-}
-
-std::string read_text(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream o;
-  o << in.rdbuf();
-  return o.str();
-}
-
-std::string scenario_text(const std::string& name) {
-  if (const auto* b = codec::find_bundled_scenario(name)) return std::string(b->text);
-  if (name == "cavalry_clash") return read_text(golden_dir() / "cavalry.textproto");
-  return {};
-}
+using test::golden_dir;
+using test::read_text;
+using test::scenario_text;
 
 // The initial game of a scenario, as the server holds it.
 std::unique_ptr<MalbrookGame> load(const std::string& name, const Seed& seed) {
