@@ -120,6 +120,12 @@ describe("GalloperClient requests", () => {
     });
     expect((await created).invites.map((i) => i.seat)).toEqual(["umpire", "red/wing-left"]);
 
+    // An uploaded scenario goes as its text.
+    void client.createGame({ text: 'name: "mine"' }, "Upload").catch(() => {});
+    await Promise.resolve();
+    const upload = net.current.last();
+    expect(upload.body.case === "createGame" && upload.body.value.source).toEqual({ case: "scenarioText", value: 'name: "mine"' });
+
     const joined = client.joinGame("g7", "t");
     await Promise.resolve();
     const join = net.current.last();

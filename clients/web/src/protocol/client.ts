@@ -141,11 +141,22 @@ export class GalloperClient {
     return this.request({ case: "listGames", value: {} }, "gameList");
   }
 
-  createGame(scenarioName: string, title: string, settings?: MessageInitShape<typeof GameSettingsSchema>): Promise<GameCreated> {
+  // `scenario`: a bundled scenario's name, or `{ text }`, an uploaded
+  // scenario in protobuf text format (the server checks it: BAD_SCENARIO
+  // with the problems in the error's context).
+  createGame(
+    scenario: string | { text: string },
+    title: string,
+    settings?: MessageInitShape<typeof GameSettingsSchema>,
+  ): Promise<GameCreated> {
+    const source =
+      typeof scenario === "string"
+        ? { case: "scenarioName" as const, value: scenario }
+        : { case: "scenarioText" as const, value: scenario.text };
     return this.request(
       {
         case: "createGame",
-        value: { source: { case: "scenarioName", value: scenarioName }, title, ...(settings ? { settings } : {}) },
+        value: { source, title, ...(settings ? { settings } : {}) },
       },
       "gameCreated",
     );

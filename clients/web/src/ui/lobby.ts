@@ -30,6 +30,17 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
     "data-testid": "title",
   });
   const description = h("p", { class: "scenario-description" });
+  // Or a scenario of one's own, in protobuf text format: the server checks it
+  // on create and answers BAD_SCENARIO with each problem's line and column.
+  const fileInput = h("input", {
+    type: "file",
+    id: "scenario-file",
+    name: "scenario-file",
+    accept: ".textproto,.txtpb,.pbtxt,.txt,text/plain",
+    "data-testid": "scenario-file",
+  });
+  const clearUpload = h("button", { type: "button", class: "small", hidden: true, "data-testid": "scenario-file-clear" }, "Use a bundled scenario");
+  let uploaded: { fileName: string; text: string } | null = null;
   const settings = settingsFields();
   const createButton = h("button", { type: "submit", class: "primary", "data-testid": "create-game" }, "Create game");
   const form = h(
@@ -37,6 +48,8 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
     { class: "create-form", "aria-label": "Create a game" },
     h("label", { for: "scenario" }, "Scenario"),
     scenarioSelect,
+    h("label", { for: "scenario-file" }, "Or upload"),
+    h("div", { class: "upload-row" }, fileInput, clearUpload),
     h("label", { for: "title" }, "Title"),
     titleInput,
     settings.root,
@@ -91,10 +104,37 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
   let alive = true;
 
   const showDescription = () => {
+    if (uploaded) {
+      description.textContent = `Uploaded scenario: ${uploaded.fileName} (the server checks it when you create the game).`;
+      return;
+    }
     const sc = scenarios.find((x) => x.name === scenarioSelect.value);
     description.textContent = sc ? [sc.ruleset && `Ruleset: ${sc.ruleset}.`, sc.description].filter(Boolean).join(" ") : "";
   };
   scenarioSelect.addEventListener("change", showDescription);
+  const setUpload = (u: { fileName: string; text: string } | null) => {
+    uploaded = u;
+    scenarioSelect.disabled = !!u;
+    clearUpload.hidden = !u;
+    if (!u) fileInput.value = "";
+    showDescription();
+  };
+  fileInput.addEventListener("change", () => {
+    const file = fileInput.files?.[0];
+    if (!file) {
+      setUpload(null);
+      return;
+    }
+    errors.clear();
+    file
+      .text()
+      .then((text) => alive && setUpload({ fileName: file.name, text }))
+      .catch((e) => alive && errors.show(`Could not read ${file.name}: ${describeError(e)}`));
+  });
+  clearUpload.addEventListener("click", () => {
+    setUpload(null);
+    scenarioSelect.focus();
+  });
 
   const loadScenarios = async () => {
     const list = await client.listScenarios();
@@ -123,7 +163,8 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     errors.clear();
-    const title = titleInput.value.trim() || scenarioSelect.selectedOptions[0]?.textContent || "Untitled game";
+    const title =
+      titleInput.value.trim() || (uploaded ? uploaded.fileName.replace(/\.[^.]*$/, "") : scenarioSelect.selectedOptions[0]?.textContent) || "Untitled game";
     const built = settingsFromForm(settings.read());
     if (!built.ok) {
       errors.show(built.message);
@@ -133,7 +174,7 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
     createButton.disabled = true;
     run(
       client
-        .createGame(scenarioSelect.value, title, built.settings)
+        .createGame(uploaded ? { text: uploaded.text } : scenarioSelect.value, title, built.settings)
         .then((created) => {
           if (!alive) return;
           // This browser remembers the settings it created the game with, for
