@@ -1,5 +1,5 @@
 // The interactive map: an SVG of the table, pan (drag, arrows), zoom (wheel,
-// buttons, +/-), select a unit (click, or Tab then Enter/Space).
+// pinch, buttons, +/-), select a unit (click or tap, or Tab then Enter/Space).
 import type { GameView } from "@gen/galloper/v1/game_pb";
 import { clear, h, s } from "../ui/dom";
 import { drawDefs, drawTable, drawTerrain, drawUnits } from "./draw";
@@ -37,6 +37,10 @@ export class TableMap {
   private vb: ViewBox | null = null;
   private selectedId: string | null = null;
   private drag: { id: number; x: number; y: number; moved: boolean } | null = null;
+  // Touch: every pointer down on the map; two make a pinch (zoom about their
+  // midpoint, pan as it moves) and no tap selects until all are lifted.
+  private readonly pointers = new Map<number, { x: number; y: number }>();
+  private pinch: { dist: number; mid: { x: number; y: number } } | null = null;
   private readonly resizeObserver: ResizeObserver | null;
 
   constructor(private readonly opts: TableMapOptions) {
@@ -55,17 +59,17 @@ export class TableMap {
     this.ghostLayer = s("g", { class: "ghost-layer" });
     this.svg.append(drawDefs(), this.tableLayer, this.terrainLayer, this.rangeLayer, this.unitLayer, this.ghostLayer);
 
-    const button = (label: string, title: string, action: () => void) => {
-      const b = h("button", { type: "button", class: "map-button", title, "aria-label": title }, label);
+    const button = (label: string, title: string, testid: string, action: () => void) => {
+      const b = h("button", { type: "button", class: "map-button", title, "aria-label": title, "data-testid": testid }, label);
       b.addEventListener("click", action);
       return b;
     };
     const controls = h(
       "div",
       { class: "map-controls" },
-      button("+", "Zoom in", () => this.zoomBy(ZOOM_STEP)),
-      button("−", "Zoom out", () => this.zoomBy(1 / ZOOM_STEP)),
-      button("⤢", "Fit the table", () => this.fit()),
+      button("+", "Zoom in", "zoom-in", () => this.zoomBy(ZOOM_STEP)),
+      button("−", "Zoom out", "zoom-out", () => this.zoomBy(1 / ZOOM_STEP)),
+      button("⤢", "Fit the table", "fit-map", () => this.fit()),
     );
     this.scaleBar = h("div", { class: "scale-bar", "aria-hidden": "true" });
     const north = h("div", { class: "north-arrow", "aria-label": "North is up" }, "N ↑");
@@ -74,7 +78,12 @@ export class TableMap {
     this.svg.addEventListener("pointerdown", (e) => this.onPointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
     this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
-    this.svg.addEventListener("pointercancel", () => (this.drag = null));
+    this.svg.addEventListener("pointercancel", (e) => {
+      this.pointers.delete(e.pointerId);
+      if (this.pointers.size < 2) this.pinch = null;
+      this.drag = null;
+      this.svg.classList.remove("dragging");
+    });
     this.svg.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
     this.root.addEventListener("keydown", (e) => this.onKey(e));
 
@@ -212,10 +221,38 @@ export class TableMap {
 
   private onPointerDown(e: PointerEvent): void {
     if (e.button !== 0) return;
+    this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (this.pointers.size === 2) {
+      // A second finger: the drag becomes a pinch.
+      this.drag = null;
+      for (const id of this.pointers.keys()) {
+        if (!this.svg.hasPointerCapture(id)) this.svg.setPointerCapture(id);
+      }
+      this.pinch = this.pinchNow();
+      return;
+    }
+    if (this.pointers.size > 2 || this.pinch) return;
     this.drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
   }
 
+  private pinchNow(): { dist: number; mid: { x: number; y: number } } {
+    const [a, b] = [...this.pointers.values()];
+    return { dist: Math.hypot(a!.x - b!.x, a!.y - b!.y), mid: { x: (a!.x + b!.x) / 2, y: (a!.y + b!.y) / 2 } };
+  }
+
   private onPointerMove(e: PointerEvent): void {
+    if (this.pointers.has(e.pointerId)) this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+    if (this.pinch && this.pointers.size >= 2 && this.vb) {
+      const now = this.pinchNow();
+      const before = this.pinch;
+      this.pinch = now;
+      this.panBy(now.mid.x - before.mid.x, now.mid.y - before.mid.y);
+      if (before.dist > 0 && now.dist > 0 && this.vb) {
+        const anchor = clientToSvg(now.mid.x, now.mid.y, this.svg.getBoundingClientRect(), this.vb);
+        this.zoomBy(now.dist / before.dist, anchor);
+      }
+      return;
+    }
     const d = this.drag;
     if (!d || d.id !== e.pointerId) return;
     const dx = e.clientX - d.x;
@@ -232,6 +269,14 @@ export class TableMap {
   }
 
   private onPointerUp(e: PointerEvent): void {
+    this.pointers.delete(e.pointerId);
+    if (this.svg.hasPointerCapture(e.pointerId)) this.svg.releasePointerCapture(e.pointerId);
+    if (this.pinch) {
+      // Lifting a finger ends the pinch; nothing is selected by it.
+      if (this.pointers.size < 2) this.pinch = null;
+      this.drag = null;
+      return;
+    }
     const d = this.drag;
     this.drag = null;
     this.svg.classList.remove("dragging");
