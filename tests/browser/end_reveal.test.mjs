@@ -10,7 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import path from "node:path";
-import { createDemoGame, env, loopbackOnly, onePerSide, openTable, startHarness, umpireAct } from "./harness.mjs";
+import { createDemoGame, env, loopbackOnly, onePerSide, openTable, screenshot, startHarness, umpireAct } from "./harness.mjs";
 
 let harness;
 before(async () => {
@@ -118,7 +118,7 @@ test("the umpire ends the game: every page shows the result, the seed and a veri
     assert.equal(shownEvents, held.events, "the history pages hold every event once");
     assert.equal(shownDice, held.dice, "and every die");
     await red.page.locator('[data-testid="history-next"]').click();
-    await red.page.screenshot({ path: path.join(env.artifacts, "end-history.png") });
+    await screenshot(red.page, "history");
     await red.page.locator('[data-testid="history-toggle"]').click();
   } else {
     console.log("note: no events after the forced steps; the history view was not exercised");
@@ -138,7 +138,7 @@ test("the umpire ends the game: every page shows the result, the seed and a veri
     await p.page.locator('[data-testid="notice-latest"][data-kind="ended"]').waitFor({ timeout: 5000 });
   }
   assert.equal(new Set(seeds).size, 1, "one seed for everyone");
-  await red.page.screenshot({ path: path.join(env.artifacts, "end-reveal-red.png") });
+  await screenshot(red.page, "reveal");
 
   // Closing the screen shows the table; the banner brings it back.
   await red.page.locator('[data-testid="reveal-close"]').click();

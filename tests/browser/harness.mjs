@@ -6,7 +6,9 @@
 //   GALLOPER_STATIC_DIR   the built web client (clients/web/dist in the build tree)
 //   GALLOPER_WEB_DIR      clients/web (for playwright-core from its node_modules)
 //   GALLOPER_CHROMIUM     default /usr/bin/chromium
-//   GALLOPER_ARTIFACTS_DIR  screenshots and the server log go here
+//   GALLOPER_ARTIFACTS_DIR  the server logs and the tests' own pictures go here
+//   GALLOPER_SCREENSHOT_DIR full-page screenshots of the key screens (shot()),
+//                           <build>/artifacts/screenshots: kept by CI
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -23,7 +25,17 @@ export const env = {
   webDir: process.env.GALLOPER_WEB_DIR || path.join(repo, "clients/web"),
   chromium: process.env.GALLOPER_CHROMIUM || "/usr/bin/chromium",
   artifacts: process.env.GALLOPER_ARTIFACTS_DIR || path.join(repo, "build/test-artifacts/browser"),
+  screenshots: process.env.GALLOPER_SCREENSHOT_DIR || path.join(repo, "build/artifacts/screenshots"),
 };
+
+// A full-page screenshot of a key screen, `<name>.png` in the screenshot
+// directory (one name per screen: a later run overwrites it).
+export async function screenshot(page, name, opts = {}) {
+  mkdirSync(env.screenshots, { recursive: true });
+  const file = path.join(env.screenshots, `${name.replace(/[^\w.-]+/g, "_")}.png`);
+  await page.screenshot({ path: file, fullPage: true, ...opts });
+  return file;
+}
 
 const CHROMIUM_ARGS = [
   "--no-sandbox",
@@ -192,6 +204,30 @@ export async function createDemoGame(browser, base, title, problems, settings = 
   const commitment = await lobby.locator('[data-testid="invites"] code').first().innerText();
   return { organiser, lobby, invites, gameId, commitment };
 }
+
+// Creates a game from a scenario file uploaded through the lobby; returns the
+// invites as the page lists them.
+export async function createUploadedGame(browser, base, file, title, problems) {
+  const organiser = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  await loopbackOnly(organiser);
+  const lobby = await organiser.newPage();
+  watchPage(lobby, "lobby", problems);
+  await lobby.goto(`${base}/`);
+  await lobby.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
+  await lobby.locator('[data-testid="scenario-file"]').setInputFiles(file);
+  await lobby.locator(".scenario-description", { hasText: path.basename(file) }).waitFor();
+  await lobby.locator('[data-testid="title"]').fill(title);
+  await lobby.locator('[data-testid="create-game"]').click();
+  const inviteItems = lobby.locator('[data-testid="invites"] li[data-seat]');
+  await inviteItems.first().waitFor({ timeout: 15_000 });
+  const invites = await inviteItems.evaluateAll((els) =>
+    els.map((el) => ({ seat: el.getAttribute("data-seat"), url: el.getAttribute("data-invite-url") })),
+  );
+  return { organiser, lobby, invites };
+}
+
+// The test-only scenario with a battery in range and two brigades in contact.
+export const FIRE_AND_COMBAT = path.join(here, "scenarios/fire_and_combat.textproto");
 
 // Opens a seat's invite in its own browser context (or `context`) and waits
 // until the table shows the seat and what it owes.

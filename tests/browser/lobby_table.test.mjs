@@ -6,8 +6,7 @@
 // Run by CTest (label browser); the environment is described in harness.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import path from "node:path";
-import { env, loopbackOnly, startHarness, watchPage } from "./harness.mjs";
+import { env, loopbackOnly, screenshot, startHarness, watchPage } from "./harness.mjs";
 
 let harness;
 let browser;
@@ -39,7 +38,7 @@ test("lobby creates the demo game; a wing seat's link shows its own units", asyn
   const invites = await inviteItems.evaluateAll((els) =>
     els.map((el) => ({ seat: el.getAttribute("data-seat"), url: el.getAttribute("data-invite-url") })),
   );
-  await lobby.screenshot({ path: path.join(env.artifacts, "lobby-invites.png"), fullPage: true });
+  await screenshot(lobby, "lobby-invites");
 
   assert.ok(invites.length >= 2, `expected the umpire and at least one player seat, got ${JSON.stringify(invites)}`);
   assert.equal(invites[0].seat, "umpire", "the umpire's invite comes first");
@@ -85,7 +84,7 @@ test("lobby creates the demo game; a wing seat's link shows its own units", asyn
   // Selecting a unit shows its state in the side panel.
   await ownUnits.first().click();
   await table.locator(`.unit-panel[data-unit-id="${ownIds[0]}"]`).waitFor({ timeout: 5000 });
-  await table.screenshot({ path: path.join(env.artifacts, "table-wing.png") });
+  await screenshot(table, "table-wing");
 
   // Keyboard: Tab to a unit, Enter selects it; "+" zooms in.
   const before = dims.viewBox;
@@ -101,7 +100,7 @@ test("lobby creates the demo game; a wing seat's link shows its own units", asyn
 
   // Tablet width.
   await table.setViewportSize({ width: 820, height: 1180 });
-  await table.screenshot({ path: path.join(env.artifacts, "table-wing-tablet.png"), fullPage: true });
+  await screenshot(table, "table-wing-820x1180");
 
   assert.deepEqual(problems, [], "no page errors or console errors");
   await organiser.close();

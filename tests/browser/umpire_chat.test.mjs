@@ -8,8 +8,7 @@
 // Run by CTest (label browser); the environment is described in harness.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import path from "node:path";
-import { createDemoGame, env, onePerSide, openTable, startHarness, umpireAct } from "./harness.mjs";
+import { createDemoGame, onePerSide, openTable, screenshot, startHarness, umpireAct } from "./harness.mjs";
 
 let harness;
 before(async () => {
@@ -19,7 +18,7 @@ after(async () => {
   await harness?.stop();
 });
 
-const shot = (page, name) => page.screenshot({ path: path.join(env.artifacts, `umpire-${name}.png`) });
+const shot = (page, name) => screenshot(page, `umpire-${name}`);
 const bannerText = (page) => page.locator('[data-testid="notice-banner"]').innerText();
 const chatTexts = (page) => page.locator('[data-testid="chat-list"] .chat-text').allInnerTexts();
 
