@@ -139,7 +139,8 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
     return;
   }
 
-  if (!settings.daily_deadline().empty() || !settings.time_zone().empty()) {
+  // A time zone alone is the digest time's (below); otherwise it belongs to a daily deadline.
+  if (!settings.daily_deadline().empty() || (!settings.time_zone().empty() && settings.digest_time().empty())) {
     if (settings.step_deadline_seconds() > 0) {
       send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
                  "choose a step deadline in seconds or a daily deadline, not both");
@@ -148,6 +149,14 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
     auto daily = parse_daily_time(settings.daily_deadline(), settings.time_zone());
     if (auto* why = std::get_if<std::string>(&daily)) {
       send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, *why);
+      return;
+    }
+  }
+
+  if (!settings.digest_time().empty()) {
+    auto digest = parse_daily_time(settings.digest_time(), settings.time_zone().empty() ? "UTC" : settings.time_zone());
+    if (auto* why = std::get_if<std::string>(&digest)) {
+      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "digest_time: " + *why);
       return;
     }
   }
@@ -176,6 +185,27 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
       send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
                  "spectator_side '" + settings.spectator_side() + "' is not an army of this scenario");
       return;
+    }
+  }
+  // Bot seats: player seats of this scenario, each once.
+  for (int i = 0; i < settings.bot_seats_size(); ++i) {
+    const auto& id = settings.bot_seats(i);
+    bool player_seat = false;
+    for (const auto& seat : new_game.game->seats()) {
+      player_seat = player_seat || (seat.id == id && (seat.role == rules::SeatRole::kArmy || seat.role == rules::SeatRole::kWing));
+    }
+    if (!player_seat) {
+      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "bot_seats: '" + id + "' is not a player seat of this scenario (the umpire and spectators are never bots)",
+                 {{"seat", id}});
+      return;
+    }
+    for (int j = 0; j < i; ++j) {
+      if (settings.bot_seats(j) == id) {
+        send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "bot_seats names '" + id + "' twice",
+                   {{"seat", id}});
+        return;
+      }
     }
   }
   new_game.game = new_game.game->with_options(game_options(settings));

@@ -31,7 +31,7 @@ constexpr std::array kKinds = {
     KindCodec{"lock", &parses<v1::StoredLock>},      KindCodec{"deadline", &parses<v1::StoredDeadline>},
     KindCodec{"umpire", &parses<v1::StoredUmpire>},  KindCodec{"chat", &parses<v1::ChatMessage>},
     KindCodec{"standing", &parses<v1::StoredStanding>}, KindCodec{"notify", &parses<v1::StoredNotifications>},
-    KindCodec{"edit", &parses<v1::StoredUmpire>},
+    KindCodec{"edit", &parses<v1::StoredUmpire>},   KindCodec{"digest", &parses<v1::StoredDigest>},
 };
 
 const KindCodec* codec_for(std::string_view kind) {

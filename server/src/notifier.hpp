@@ -19,10 +19,11 @@ enum class WebhookFormat { kJson, kDiscord, kSlack };
 struct Webhook {
   std::string url;  // http:// or https://
   WebhookFormat format = WebhookFormat::kJson;
+  bool daily_digest = false;  // the room queues its notifications for one digest a day
 };
 
 struct Notification {
-  std::string kind;     // "decision_owed", "deadline_near", "step_resolved", "game_ended", "test"
+  std::string kind;     // "decision_owed", "deadline_near", "step_resolved", "game_ended", "digest", "test"
   std::string game_id;
   std::string seat;     // empty: the whole game
   std::string text;     // for people

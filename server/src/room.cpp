@@ -4,6 +4,8 @@
 #include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
 
+#include <ctime>
+
 #include "codec/edit_codec.hpp"
 #include "codec/play_codec.hpp"
 #include "codec/view_codec.hpp"
@@ -40,8 +42,19 @@ std::string action_name(const v1::UmpireAction& a) {
     case v1::UmpireAction::kEndGame: return "end_game";
     case v1::UmpireAction::kRewind: return "rewind";
     case v1::UmpireAction::kEditState: return "edit_state";
+    case v1::UmpireAction::kSetBotSeat: return "set_bot_seat";
     default: return "unknown";
   }
+}
+
+// "2025-03-30 18:00 UTC", for people.
+std::string utc_text(std::int64_t ms) {
+  const std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
+  return buf;
 }
 
 template <class Message>
@@ -71,6 +84,14 @@ Room::Room(RoomServices services, persistence::GameRecord record, std::unique_pt
     } else {
       spdlog::warn("game {}: {}; its steps have no deadline", record_.id, std::get<std::string>(daily));
     }
+  }
+  {
+    // Daily digests: digest_time, else the daily deadline, else midnight (room_digest.cpp).
+    const auto& at = !settings_.digest_time().empty() ? settings_.digest_time()
+                     : !settings_.daily_deadline().empty() ? settings_.daily_deadline()
+                                                           : std::string("00:00");
+    auto parsed = parse_daily_time(at, settings_.time_zone().empty() ? "UTC" : settings_.time_zone());
+    if (auto* d = std::get_if<DailyTime>(&parsed)) digest_time_ = *d;
   }
 
   auto all = game_->seats();
@@ -281,10 +302,16 @@ std::optional<std::string> Room::restore_from(const std::vector<persistence::Ste
       if (!parse(entry, n)) return bad;
       if (auto* seat = seat_named(n.seat())) {
         seat->webhook.reset();
+        digests_.erase("seat:" + seat->seat.id);
         if (!n.webhook().url().empty()) {
-          seat->webhook = Webhook{n.webhook().url(), static_cast<WebhookFormat>(n.webhook().format())};
+          seat->webhook = Webhook{n.webhook().url(), static_cast<WebhookFormat>(n.webhook().format()),
+                                  n.webhook().daily_digest()};
         }
       }
+    } else if (entry.kind == "digest") {
+      v1::StoredDigest d;
+      if (!parse(entry, d)) return bad;
+      apply_digest(d);
     } else if (entry.kind == "standing") {
       v1::StoredStanding st;
       if (!parse(entry, st)) return bad;
@@ -323,6 +350,11 @@ void Room::reset_log_state() {
     seat.pauses_used = 0;
     seat.webhook.reset();
   }
+  digests_.clear();
+  // The bot seats the game was created with; umpire entries change them again.
+  v1::GameSettings created;
+  if (!record_.settings.empty()) google::protobuf::TextFormat::ParseFromString(record_.settings, &created);
+  *settings_.mutable_bot_seats() = created.bot_seats();
   refresh_pending();
 }
 
@@ -338,6 +370,7 @@ void Room::resume_play() {
     resolve_step();
     return;
   }
+  play_bot_seats();
   advance_if_idle();
 }
 
@@ -387,6 +420,7 @@ void Room::audit(std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
 void Room::tick() {
   net::post(strand_, [self = shared_from_this()] {
     if (self->failed_ || self->reloading_ || self->ended()) return;
+    self->send_due_digests(false);
     const auto now = self->services_.clock.now_ms();
     if (self->paused_ && self->pause_until_ms_ != 0 && now >= self->pause_until_ms_) {
       v1::UmpireAction resume;
@@ -582,6 +616,7 @@ void Room::do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& pee
     st->add_owing(s);
     if (locked_.contains(s)) st->add_locked(s);
   }
+  *st->mutable_bots() = settings_.bot_seats();
   peer->send(make_outgoing(std::move(status)));
   send_history(*seat, peer, request.last_sequence(), request.full_history());
 }
@@ -618,6 +653,7 @@ void Room::refresh_pending() {
   pending_ = ended() ? std::vector<rules::Decision>{} : game_->pending();
   answers_.clear();
   locked_.clear();
+  bot_attempt_ = 0;
 }
 
 std::set<std::string> Room::owing_seats() const {
@@ -838,6 +874,7 @@ void Room::send_seat_status() {
     st->add_owing(s);
     if (locked_.contains(s)) st->add_locked(s);
   }
+  *st->mutable_bots() = settings_.bot_seats();
   send_to_all(make_outgoing(std::move(status)));
 }
 
@@ -868,6 +905,8 @@ void Room::resolve_step() {
     (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
     send_to_all(make_outgoing(std::move(e)));
     send_seat_status();
+    ++bot_attempt_;  // bot seats answer again, more cautiously (room_bots.cpp)
+    play_bot_seats();
     return;
   }
 
@@ -1003,9 +1042,11 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<v1::Eve
   notify("step_resolved", "", "step " + std::to_string(step) + " resolved; now turn " +
                                   std::to_string(game_->turn()) + ", " + game_->phase());
   for (const auto& seat : owing_seats()) {
+    if (is_bot(seat)) continue;  // answered at once, below
     notify("decision_owed", seat, "seat " + seat + " owes decisions at step " + std::to_string(game_->step()));
   }
   open_deadline();
+  play_bot_seats();
   advance_if_idle();
 }
 
@@ -1052,8 +1093,9 @@ void Room::open_deadline() {
   v1::StoredDeadline stored;
   stored.set_step(game_->step());
   stored.set_deadline_ms(deadline_ms_);
-  append("deadline", stored, 0, [self = shared_from_this()] {
+  append("deadline", stored, 0, [self = shared_from_this(), step = game_->step(), at = deadline_ms_] {
     self->notice("deadline", "step " + std::to_string(self->game_->step()) + " closes at the deadline");
+    self->notify("deadline", "", "step " + std::to_string(step) + " closes at " + utc_text(at));
   });
 }
 
@@ -1086,15 +1128,25 @@ void Room::announce_end() {
 
 void Room::notify(const std::string& kind, const std::string& seat, const std::string& text) {
   const Notification n{kind, record_.id, seat, text};
+  // A digest lists each step's deadline ("deadline"); a live hook hears "deadline_near" instead.
+  auto deliver = [&](const std::string& key, const Webhook& hook) {
+    if (hook.daily_digest) {
+      if (kind != "deadline_near") queue_digest(key, n);
+    } else if (kind != "deadline") {
+      services_.notifier.send(hook, n);
+    }
+  };
   if (!seat.empty()) {
-    if (auto* s = seat_named(seat); s != nullptr && s->webhook) services_.notifier.send(*s->webhook, n);
+    if (auto* s = seat_named(seat); s != nullptr && s->webhook) deliver("seat:" + s->seat.id, *s->webhook);
   } else {
     for (auto& s : seats_) {
-      if (s.webhook) services_.notifier.send(*s.webhook, n);
+      if (s.webhook) deliver("seat:" + s.seat.id, *s.webhook);
     }
   }
-  for (const auto& hook : settings_.webhooks()) {
-    services_.notifier.send(Webhook{hook.url(), static_cast<WebhookFormat>(hook.format())}, n);
+  for (int i = 0; i < settings_.webhooks_size(); ++i) {
+    const auto& hook = settings_.webhooks(i);
+    deliver("game:" + std::to_string(i),
+            Webhook{hook.url(), static_cast<WebhookFormat>(hook.format()), hook.daily_digest()});
   }
 }
 
@@ -1114,7 +1166,10 @@ void Room::do_notifications(const v1::SetNotifications& request, const std::shar
   stored.set_seat(seat->seat.id);
   *stored.mutable_webhook() = request.webhook();
   seat->webhook.reset();
-  if (!url.empty()) seat->webhook = Webhook{url, static_cast<WebhookFormat>(request.webhook().format())};
+  digests_.erase("seat:" + seat->seat.id);  // what was queued was for the old hook
+  if (!url.empty()) {
+    seat->webhook = Webhook{url, static_cast<WebhookFormat>(request.webhook().format()), request.webhook().daily_digest()};
+  }
   append("notify", stored, 0, [peer, correlation_id] {
     v1::Envelope reply;
     reply.set_correlation_id(correlation_id);
@@ -1198,6 +1253,9 @@ void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action,
         it = resolve_seq_.erase(it);
       }
       break;
+    case v1::UmpireAction::kSetBotSeat:
+      apply_bot_seat(action.set_bot_seat());
+      break;
     default:
       break;  // force, broadcast: their effects are other log entries; edits: apply_edit
   }
@@ -1211,6 +1269,9 @@ void Room::apply_umpire(const std::string& seat, const v1::UmpireAction& action,
   if (action.has_rewind()) entry.set_detail("to step " + std::to_string(action.rewind().to_step()));
   if (action.has_set_deadline()) entry.set_detail(std::to_string(action.set_deadline().deadline_unix()));
   if (action.has_end_game()) entry.set_detail(action.end_game().result());
+  if (action.has_set_bot_seat()) {
+    entry.set_detail(action.set_bot_seat().seat() + (action.set_bot_seat().bot() ? " to the bot" : " back from the bot"));
+  }
   if (action.has_edit_state()) {
     entry.set_detail(rules::describe(codec::from_proto(action.edit_state())) + (undone ? " (undone by a rewind)" : ""));
   }
@@ -1288,6 +1349,14 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
       return do_rewind(request, *seat, peer, correlation_id);
     case v1::UmpireAction::kEditState:
       return do_edit(request, *seat, peer, correlation_id);
+    case v1::UmpireAction::kSetBotSeat:
+      if (auto refused = check_bot_seat(request.set_bot_seat())) {
+        return error(peer, correlation_id, refused->first, refused->second);
+      }
+      notice_kind = "bot_seat";
+      notice_text = "the umpire gave seat " + request.set_bot_seat().seat() +
+                    (request.set_bot_seat().bot() ? " to the bot: " : " back to its player: ") + request.reason();
+      break;
     default:
       return error(peer, correlation_id, v1::ERROR_CODE_UNKNOWN_MESSAGE, "UmpireAction carries no action");
   }
@@ -1306,7 +1375,9 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
     reply.mutable_umpire_done()->set_action(name);
     peer->send(make_outgoing(std::move(reply)));
     if (!notice_kind.empty()) self->notice(notice_kind, notice_text);
-    if (self->ended()) self->announce_end();
+    if (self->ended()) return self->announce_end();
+    if (name == "set_bot_seat") self->send_seat_status();
+    self->play_bot_seats();  // a resume, or a seat handed to the bot, may let bots play
   });
   spdlog::info("{} umpire action {}: {}", peer->describe(), name, request.reason());
 
@@ -1425,6 +1496,7 @@ void Room::do_edit(const v1::UmpireAction& request, SeatState& seat, const std::
     self->send_fresh_state();
     self->notice("edited", had_answers ? text + " (the step is open again: answer anew)" : text,
                  self->game_->step());
+    self->play_bot_seats();
     self->advance_if_idle();
   });
 }

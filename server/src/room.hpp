@@ -24,11 +24,14 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "galloper/v1/protocol.pb.h"
+#include "galloper/v1/store.pb.h"
 #include "persistence/store.hpp"
 #include "rules/core/decision.hpp"
 #include "rules/core/game.hpp"
@@ -143,8 +146,40 @@ class Room : public std::enable_shared_from_this<Room> {
   void do_audit(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void do_notifications(const v1::SetNotifications& request, const std::shared_ptr<Peer>& peer,
                         std::uint64_t correlation_id);
-  // Webhooks: the seat's own (if any) and the game's.
+  // Webhooks: the seat's own (if any) and the game's; a daily-digest hook
+  // gets the notification queued instead (room_digest.cpp).
   void notify(const std::string& kind, const std::string& seat, const std::string& text);
+
+  // Bot seats (room_bots.cpp). Whether the bot plays `seat` now.
+  bool is_bot(std::string_view seat) const;
+  // Every bot seat that owes decisions and has not locked answers them from
+  // its own view, the answers are logged like the umpire's for an empty seat
+  // ("answer" entries, then a "lock" marked by_bot), and the step resolves
+  // when every owing seat has locked. Called whenever a step opens or play
+  // may go on (a resolution, loading, a rewind, an edit, an umpire action).
+  void play_bot_seats();
+  // The umpire's SetBotSeat checked; an error to send, or nothing.
+  std::optional<std::pair<v1::ErrorCode, std::string>> check_bot_seat(const v1::SetBotSeat& request) const;
+  void apply_bot_seat(const v1::SetBotSeat& action);
+
+  // Daily digests (room_digest.cpp).
+  struct DigestItem {
+    std::string kind, seat, text;
+    std::int64_t at_ms = 0;
+  };
+  struct DigestQueue {
+    std::vector<DigestItem> items;
+    std::int64_t last_sent_ms = 0;
+  };
+  // The digest hook a key names ("seat:<id>", "game:<i>"), if it still is one.
+  std::optional<Webhook> digest_hook(const std::string& key) const;
+  // Logs the notification as queued for `key` (kind "digest"); the game's
+  // end sends every digest at once.
+  void queue_digest(const std::string& key, const Notification& n);
+  // A "digest" entry's effect, live and on loading.
+  void apply_digest(const v1::StoredDigest& entry);
+  // From tick(): sends each digest whose daily time has come (all of them with `now_all`).
+  void send_due_digests(bool now_all);
 
   // Seats and roles.
   SeatState* seat_for_token(const std::string& token);
@@ -238,6 +273,9 @@ class Room : public std::enable_shared_from_this<Room> {
   std::vector<SeatState> seats_;
   rules::ViewSettings view_settings_;
   std::optional<DailyTime> daily_deadline_;  // settings_' daily deadline, parsed
+  DailyTime digest_time_{0, "UTC"};          // when daily digests go (settings_' digest_time)
+  std::map<std::string, DigestQueue> digests_;  // by hook key
+  std::uint32_t bot_attempt_ = 0;            // the open step reopened by conflicting answers this often
 
   // The open step.
   std::vector<rules::Decision> pending_;

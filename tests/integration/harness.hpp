@@ -129,6 +129,21 @@ inline HttpResult http_get(unsigned short port, const std::string& target) {
   return {res.result_int(), res.body(), std::string(res[http::field::content_type])};
 }
 
+// A POST with no body (e.g. /debug/clock?advance_seconds=N under --manual-clock).
+inline HttpResult http_post(unsigned short port, const std::string& target) {
+  net::io_context ioc;
+  tcp::socket socket(ioc);
+  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
+  set_receive_timeout(socket, 10);
+  http::request<http::empty_body> req{http::verb::post, target, 11};
+  req.set(http::field::host, "127.0.0.1");
+  http::write(socket, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(socket, buffer, res);
+  return {res.result_int(), res.body(), std::string(res[http::field::content_type])};
+}
+
 // A WebSocket client speaking protocol v1 in binary or JSON.
 class Client {
  public:

@@ -1,11 +1,7 @@
 #pragma once
-// A random bot for whole Malbrook games: for every pending decision of every
-// seat it picks a random legal answer: orders checked with the engine's
-// check() before use (the fallback is the decision's default), options
-// picked among those listed. Orders are simple:
-// leaders move a little, attach, steady or inspire; brigades go forward
-// their full allowance (or part of it after a wheel), about face, change
-// formation or re-form; options are picked uniformly.
+// A random bot for whole Malbrook games: the library's bot
+// (rules/core/bot.hpp, which the server's bot seats use too) answers every
+// pending decision of every seat, each from that seat's own view.
 //
 // The moves of one step are each legal alone but may collide at their ends
 // ("no two units may end on top of each other"); then the bot halts the
@@ -17,28 +13,21 @@
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "rules/core/bot.hpp"
 #include "rules/core/dice.hpp"
 #include "rules/core/geometry.hpp"
 #include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/manoeuvre.hpp"
+#include "rules/malbrook/view.hpp"
 
 namespace galloper::rules::malbrook::test {
-
-// std::mt19937's output is fixed by the standard (its distributions are not),
-// so draws use the raw output.
-struct BotRng {
-  std::mt19937 g;
-  explicit BotRng(std::uint32_t seed) : g(seed) {}
-  std::uint32_t below(std::uint32_t n) { return n == 0 ? 0 : static_cast<std::uint32_t>(g() % n); }
-  double uniform(double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); }
-  bool chance(std::uint32_t one_in) { return below(one_in) == 0; }
-};
 
 inline Seed bot_seed(std::uint32_t x) {
   Seed s{};
@@ -46,130 +35,29 @@ inline Seed bot_seed(std::uint32_t x) {
   return s;
 }
 
-inline double limit_of(const Decision& d, std::string_view name, double fallback = 0) {
-  for (const auto& [k, v] : d.limits) {
-    if (k == name) return v;
-  }
-  return fallback;
-}
-
-inline OrderStep bot_step(std::string action, double distance = 0, double angle = 0, std::string pivot = "",
-                          std::string formation = "") {
-  OrderStep s;
-  s.action = std::move(action);
-  s.distance = distance;
-  s.angle_deg = angle;
-  s.pivot = std::move(pivot);
-  s.formation = std::move(formation);
-  return s;
-}
-
+// The library's bot (rules/core/bot.hpp) for every seat at once: each seat's
+// decisions are answered from that seat's own view, as the server's bot seats are.
 class Bot {
  public:
-  explicit Bot(std::uint32_t seed) : r_(seed) {}
+  explicit Bot(std::uint32_t seed) : bot_(seed) {}
 
   // One answer per pending decision.
   std::vector<Answer> answers(const GameState& s) {
     std::vector<Answer> out;
-    for (const auto& d : pending(s)) out.push_back(answer(s, d));
+    std::map<std::string, View> views;  // by seat, made once per call
+    const AnswerCheck legal = [&s](const Answer& a) { return check(s, a); };
+    for (const auto& d : pending(s)) {
+      auto it = views.find(d.seat);
+      if (it == views.end()) it = views.emplace(d.seat, view_for(s, d.seat, ViewSettings{})).first;
+      out.push_back(bot_.answer(it->second, d, legal));
+    }
     return out;
   }
 
-  // Orders (answers with steps) are checked with the engine's check(); an
-  // option is picked from those the decision lists, which the engine offers
-  // as legal (resolve() checks every answer again). Checking those too would
-  // only recompute pending() once per answer.
-  Answer answer(const GameState& s, const Decision& d) {
-    for (auto& a : candidates(s, d)) {
-      if (a.steps.empty() || check(s, a)) return a;
-    }
-    return fallback(d);
-  }
-
-  static Answer fallback(const Decision& d) {
-    Answer a;
-    a.decision_id = d.id;
-    a.seat = d.seat;
-    a.option = d.default_option;
-    return a;
-  }
+  static Answer fallback(const Decision& d) { return rules::Bot::fallback(d); }
 
  private:
-  Answer with_steps(const Decision& d, std::vector<OrderStep> steps) {
-    Answer a = fallback(d);
-    a.option.clear();
-    a.steps = std::move(steps);
-    return a;
-  }
-
-  // A few random tries, most promising first.
-  std::vector<Answer> candidates(const GameState& s, const Decision& d) {
-    std::vector<Answer> out;
-    if (d.kind == "command_actions") {
-      const Leader* l = s.find_leader(d.subjects.empty() ? "" : d.subjects.front());
-      if (l == nullptr || r_.chance(3)) return out;
-      if (!l->attached_to.empty()) {
-        out.push_back(with_steps(d, {bot_step(r_.chance(2) ? "inspire" : "steady")}));
-      } else {
-        // Attach to a random brigade of his army, or ride a little.
-        std::vector<const Brigade*> own;
-        for (const auto& b : s.brigades) {
-          if (b.army == l->army && b.bases > 0) own.push_back(&b);
-        }
-        if (!own.empty() && r_.chance(2)) {
-          OrderStep st = bot_step("attach");
-          st.target = own[r_.below(static_cast<std::uint32_t>(own.size()))]->id;
-          out.push_back(with_steps(d, {st}));
-        }
-        const double max = limit_of(d, "move", 6);
-        OrderStep mv = bot_step("move_to");
-        mv.to = l->position + rotate_cw(Vec2{0, r_.uniform(0.5, max * 0.9)}, r_.uniform(0, 360));
-        out.push_back(with_steps(d, {mv}));
-      }
-      return out;
-    }
-    if (d.kind == "move") {
-      const double allowance = limit_of(d, "allowance");
-      const Brigade* b = s.find_brigade(d.subjects.empty() ? "" : d.subjects.front());
-      if (allowance <= 0) {
-        switch (r_.below(5)) {
-          case 0: out.push_back(with_steps(d, {bot_step("about_face")})); break;
-          case 1: out.push_back(with_steps(d, {bot_step("formation", 0, 0, "", r_.chance(2) ? "line" : "march column")})); break;
-          case 2: out.push_back(with_steps(d, {bot_step("reform", 0, 0, "", "line")})); break;
-          default: break;
-        }
-        if (b != nullptr && b->formation == Formation::kUnformed) {
-          out.push_back(with_steps(d, {bot_step("reform", 0, 0, "", "line")}));
-        }
-        return out;
-      }
-      if (r_.chance(4)) {
-        const double a = r_.uniform(5, 30);
-        out.push_back(with_steps(d, {bot_step("wheel", 0, r_.chance(2) ? a : -a, r_.chance(2) ? "left" : "right"),
-                                      bot_step("forward", allowance * r_.uniform(0.3, 0.8))}));
-      }
-      out.push_back(with_steps(d, {bot_step("forward", allowance, r_.uniform(-10, 10))}));
-      out.push_back(with_steps(d, {bot_step("forward", allowance)}));
-      if (r_.chance(6)) out.push_back(with_steps(d, {bot_step("about_face")}));
-      return out;
-    }
-    if (d.kind == "leader_move") {
-      const Leader* l = s.find_leader(d.subjects.empty() ? "" : d.subjects.front());
-      if (l == nullptr || r_.chance(2)) return out;
-      OrderStep mv = bot_step("move_to");
-      mv.to = l->position + rotate_cw(Vec2{0, r_.uniform(0.5, limit_of(d, "max_distance", 6) * 0.9)}, r_.uniform(0, 360));
-      out.push_back(with_steps(d, {mv}));
-      return out;
-    }
-    if (!d.options.empty()) {
-      Answer a = fallback(d);
-      a.option = d.options[r_.below(static_cast<std::uint32_t>(d.options.size()))].id;
-      out.push_back(a);
-    }
-    return out;
-  }
-
-  BotRng r_;
+  rules::Bot bot_;
 };
 
 // Resolves `answers`; when two moves legal alone would end on top of each
