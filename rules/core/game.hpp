@@ -46,6 +46,8 @@ struct Seat {
   std::string side;         // army id; empty for umpire and spectators
   std::string wing;         // wing id for kWing
   std::string description;  // "Allied left wing (Lt Gen Cutts)"
+
+  friend bool operator==(const Seat&, const Seat&) = default;
 };
 
 // Per-game settings that change how the sequence of play runs.

@@ -48,10 +48,14 @@ struct SceneObject {
   // Shot this turn: troops at a cover edge are then seen at any range; a gun's smoke blocks.
   bool shot_this_turn = false;
   SeatMask observer_for = 0;         // seats this object sees for (0: not an observer)
+
+  friend bool operator==(const SceneObject&, const SceneObject&) = default;
 };
 
 struct Scene {
   std::vector<SceneObject> objects;
+
+  friend bool operator==(const Scene&, const Scene&) = default;
 };
 
 // A ruleset's visibility numbers (table units). No defaults: the ruleset sets

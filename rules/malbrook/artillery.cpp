@@ -861,8 +861,9 @@ std::vector<Decision> artillery_pending(const GameState& s) {
   return out;
 }
 
-Verdict artillery_check(const GameState& s, const Answer& a) {
-  const auto ds = artillery_pending(s);
+Verdict artillery_check(const GameState& s, const Answer& a) { return artillery_check(s, artillery_pending(s), a); }
+
+Verdict artillery_check(const GameState& s, const std::vector<Decision>& ds, const Answer& a) {
   const Decision* d = nullptr;
   for (const auto& x : ds) {
     if (x.id == a.decision_id) d = &x;

@@ -148,6 +148,8 @@ std::optional<FireTarget> unit_at(const GameState& s, Vec2 p);
 // ---- The phases (engine.cpp dispatches kBombardment and kCloseFire) ----
 std::vector<Decision> artillery_pending(const GameState& s);
 Verdict artillery_check(const GameState& s, const Answer& a);
+// The same, given artillery_pending(s).
+Verdict artillery_check(const GameState& s, const std::vector<Decision>& pending, const Answer& a);
 // Applies the acting side's answers (none when nothing was pending) and the
 // automatic parts of the half.
 void artillery_resolve(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events);

@@ -48,16 +48,11 @@ bool gun_fights(const Gun& g) { return unit_on_table(g) && !g.has(Status::kAband
 // Unit ids each army sees now ("known": visibility.hpp, the seats of the army).
 std::set<std::string> seen_by_army(const GameState& s, std::string_view army) {
   std::set<std::string> out;
-  const std::vector<Seat> seats = seats_of(s);
-  SeatMask mask = 0;
-  for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
-    if (seats[i].side == army) mask |= SeatMask{1} << i;
-  }
-  const MalbrookScene scene = build_scene(s, seats);
-  const std::vector<SeatMask> seen = compute_visibility(scene.scene, s.terrain, visibility_rules());
-  for (std::size_t k = 0; k < scene.refs.size() && k < seen.size(); ++k) {
-    if ((seen[k] & mask) == 0) continue;
-    const PieceRef& r = scene.refs[k];
+  const std::shared_ptr<const SightTable> sight = sight_table(s);
+  const SeatMask mask = sight->side_mask(army);
+  for (std::size_t k = 0; k < sight->scene.refs.size() && k < sight->seen_by.size(); ++k) {
+    if ((sight->seen_by[k] & mask) == 0) continue;
+    const PieceRef& r = sight->scene.refs[k];
     if (r.kind == PieceKind::kBrigade) out.insert(s.brigades[r.index].id);
     if (r.kind == PieceKind::kGun) out.insert(s.guns[r.index].id);
   }
@@ -440,10 +435,14 @@ std::optional<ChargePath> charge_contact(const GameState& s, const Brigade& b, s
 
 std::vector<std::string> charge_targets(const GameState& s, const Brigade& b) {
   const OrientedRect env = env_of(b);
+  const Aabb box = env.bounds();
   const std::set<std::string> seen = seen_by_army(s, b.army);
   std::vector<std::pair<double, std::string>> found;
   auto consider = [&](const std::string& id, const Polygon& poly) {
     if (!seen.contains(id)) return;
+    // Nothing beyond the sight range can be reached: the boxes' gap is a
+    // lower bound of the footprints' (saves the path sweep for most pairs).
+    if (box.distance_to(poly.bounds()) > kChargeSightRange) return;
     if (auto p = charge_path(env, poly, kChargeSightRange)) found.emplace_back(p->contact, id);
   };
   for (const auto& o : s.brigades) {

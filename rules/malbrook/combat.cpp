@@ -960,6 +960,10 @@ std::vector<Decision> combat_pending(const GameState& s) {
 
 Verdict combat_check(const GameState& s, const Answer& a) { return check_in(combat_pending(s), a); }
 
+Verdict combat_check(const GameState&, const std::vector<Decision>& pending, const Answer& a) {
+  return check_in(pending, a);
+}
+
 bool combat_resolved(const GameState& s) { return !stale(s) && s.combat.stage == CombatStage::kResolved; }
 
 Verdict combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events) {

@@ -205,6 +205,8 @@ void hash_combat(Hasher& h, const CombatState& c, const AdvantageOverrides& adva
 
 std::vector<Decision> combat_pending(const GameState& state);
 Verdict combat_check(const GameState& state, const Answer& answer);
+// The same, given combat_pending(state).
+Verdict combat_check(const GameState& state, const std::vector<Decision>& pending, const Answer& answer);
 // Applies the answers of the current sub-step and runs on: with nothing more
 // to ask, charges move and every combat is resolved (stage kResolved).
 Verdict combat_resolve(GameState& state, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events);

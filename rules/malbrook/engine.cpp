@@ -49,9 +49,9 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
       return movement_check(s, a);
     case Phase::kCombat:
       if (combat_resolved(s)) break;  // after_combat.hpp: options
-      return combat_check(s, a);      // charge.hpp, combat.hpp
+      return combat_check(s, ds, a);  // charge.hpp, combat.hpp
     case Phase::kBombardment:
-    case Phase::kCloseFire: return artillery_check(s, a);
+    case Phase::kCloseFire: return artillery_check(s, ds, a);
     default: break;
   }
   // Decisions with a list of options: the answer must be one of them.
@@ -225,9 +225,19 @@ Verdict check(const GameState& state, const Answer& answer) {
   return check_against(state, pending(state), answer);
 }
 
+Verdict check(const GameState& state, const std::vector<Decision>& owed, const Answer& answer) {
+  if (finished(state)) return reject("game_over", "The game is over.");
+  return check_against(state, owed, answer);
+}
+
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice) {
   if (finished(state)) return reject("game_over", "The game is over.");
-  const std::vector<Decision> owed = pending(state);
+  return resolve(state, pending(state), answers, dice);
+}
+
+Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& owed,
+                           const std::vector<Answer>& answers, Dice& dice) {
+  if (finished(state)) return reject("game_over", "The game is over.");
   std::set<std::string> answered;
   for (const auto& a : answers) {
     if (!answered.insert(a.decision_id).second) {
@@ -240,7 +250,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
       return reject("missing_answer", "\"" + d.id + "\" (seat " + d.seat + ") has no answer.");
     }
   }
-  StepResult r{state, {}};
+  StepResult r{state, {}, {}};
   if (state.phase == Phase::kMovement && !owed.empty()) {
     if (!retire_pending(state).empty()) {
       resolve_retire_choices(r.next, answers, dice, r.events);
@@ -251,7 +261,11 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
     finish(r.next, answers, dice, r.events);
   }
   // Run on through everything that needs no decision.
-  while (!finished(r.next) && pending(r.next).empty()) finish(r.next, {}, dice, r.events);
+  while (!finished(r.next)) {
+    r.next_pending = pending(r.next);
+    if (!r.next_pending.empty()) break;
+    finish(r.next, {}, dice, r.events);
+  }
   r.next.step = state.step + 1;
   return r;
 }

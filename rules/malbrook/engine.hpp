@@ -21,14 +21,20 @@ namespace galloper::rules::malbrook {
 struct StepResult {
   GameState next;
   std::vector<Event> events;
+  std::vector<Decision> next_pending;  // pending(next), worked out on the way
 };
 
 std::vector<Decision> pending(const GameState& state);
 // The seat, the decision id and the answer's legality. Never changes the state.
 Verdict check(const GameState& state, const Answer& answer);
+// The same, given pending(state) (a caller that keeps it saves the work).
+Verdict check(const GameState& state, const std::vector<Decision>& pending, const Answer& answer);
 // Rejects the whole step (nothing changes) if any answer is illegal, answers
 // a decision twice or not at all, or answers one that is not pending.
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice);
+// The same, given pending(state).
+Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& pending,
+                           const std::vector<Answer>& answers, Dice& dice);
 // The game has ended (turn limit reached).
 bool finished(const GameState& state);
 

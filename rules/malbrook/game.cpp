@@ -15,6 +15,14 @@ namespace galloper::rules::malbrook {
 
 MalbrookGame::MalbrookGame(GameState state) : state_(std::move(state)) {}
 
+MalbrookGame::MalbrookGame(GameState state, std::vector<Decision> pending)
+    : state_(std::move(state)), pending_(std::move(pending)) {}
+
+const std::vector<Decision>& MalbrookGame::owed() const {
+  if (!pending_) pending_ = malbrook::pending(state_);
+  return *pending_;
+}
+
 std::string_view MalbrookGame::ruleset() const { return kRulesetName; }
 
 std::string MalbrookGame::phase() const { return std::string(to_string(state_.phase)); }
@@ -40,15 +48,15 @@ std::unique_ptr<Game> MalbrookGame::with_options(const GameOptions& options) con
   return std::make_unique<MalbrookGame>(std::move(next));
 }
 
-std::vector<Decision> MalbrookGame::pending() const { return malbrook::pending(state_); }
+std::vector<Decision> MalbrookGame::pending() const { return owed(); }
 
-Verdict MalbrookGame::check(const Answer& answer) const { return malbrook::check(state_, answer); }
+Verdict MalbrookGame::check(const Answer& answer) const { return malbrook::check(state_, owed(), answer); }
 
 Result<Resolution> MalbrookGame::resolve(const std::vector<Answer>& answers, Dice& dice) const {
-  auto r = malbrook::resolve(state_, answers, dice);
+  auto r = malbrook::resolve(state_, owed(), answers, dice);
   if (!r) return r.error();
   Resolution out;
-  out.next = std::make_unique<MalbrookGame>(std::move(r->next));
+  out.next = std::make_unique<MalbrookGame>(std::move(r->next), std::move(r->next_pending));
   out.events = std::move(r->events);
   return out;
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Malbrook as the server sees it: a rules::Game over a GameState value.
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -15,6 +16,8 @@ namespace galloper::rules::malbrook {
 class MalbrookGame final : public Game {
  public:
   explicit MalbrookGame(GameState state);
+  // With pending(state) already known.
+  MalbrookGame(GameState state, std::vector<Decision> pending);
 
   const GameState& state() const { return state_; }
 
@@ -51,8 +54,13 @@ class MalbrookGame final : public Game {
 
  private:
   Sight& sight() const;
+  const std::vector<Decision>& owed() const;
 
   GameState state_;
+  // pending(state_), worked out once: the room asks for it, then checks
+  // every answer against it, then resolves with it. Also a memo of a pure
+  // function of state_ (resolve hands the next game the list it found).
+  mutable std::optional<std::vector<Decision>> pending_;
   // Who sees what in this (never changing) state, worked out once for all the
   // views and event filters a room asks of it after a step. A memo of a pure
   // function of state_: it changes no answer, and clones start without it.

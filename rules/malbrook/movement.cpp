@@ -211,20 +211,18 @@ class Field {
   void compute_seen() const {
     if (seen_computed_) return;
     seen_computed_ = true;
-    const std::vector<Seat> seats = seats_of(s_);
-    for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
-      if (!seats[i].side.empty()) army_mask_[seats[i].side] |= SeatMask{1} << i;
+    const std::shared_ptr<const SightTable> sight = sight_table(s_);
+    for (std::size_t i = 0; i < sight->seats.size() && i < 64; ++i) {
+      if (!sight->seats[i].side.empty()) army_mask_[sight->seats[i].side] |= SeatMask{1} << i;
     }
-    const MalbrookScene scene = build_scene(s_, seats);
-    const std::vector<SeatMask> masks = compute_visibility(scene.scene, s_.terrain, visibility_rules());
     seen_.assign(bodies_.size(), 0);
     std::map<std::pair<int, std::size_t>, std::size_t> where;
     for (std::size_t i = 0; i < bodies_.size(); ++i) where[{bodies_[i].gun ? 1 : 0, bodies_[i].index}] = i;
-    for (std::size_t k = 0; k < scene.refs.size() && k < masks.size(); ++k) {
-      const PieceRef& r = scene.refs[k];
+    for (std::size_t k = 0; k < sight->scene.refs.size() && k < sight->seen_by.size(); ++k) {
+      const PieceRef& r = sight->scene.refs[k];
       if (r.kind != PieceKind::kBrigade && r.kind != PieceKind::kGun) continue;
       auto it = where.find({r.kind == PieceKind::kGun ? 1 : 0, r.index});
-      if (it != where.end()) seen_[it->second] = masks[k];
+      if (it != where.end()) seen_[it->second] = sight->seen_by[k];
     }
   }
 

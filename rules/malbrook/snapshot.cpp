@@ -223,8 +223,9 @@ void fields(Ar& ar, either<GameState> auto& s) {
   auto& [scenario, title, description, table_width, table_depth, features, terrain, armies, brigades, guns, leaders,
          turn, phase, initiative, attacker, turn_limit, objectives, victory_description, seed, step, simultaneous,
          half, command_stage, initiative_winner, messengers, next_messenger, movement, risk_tested, fallen_leaders,
-         after_combat, morale_causes, result, combat, advantage_of_ground] = s;
+         after_combat, morale_causes, result, combat, advantage_of_ground, sight_memo] = s;
   (void)terrain;
+  (void)sight_memo;  // a cache
   (void)seed;
   ar(scenario, title, description, table_width, table_depth, features, armies, brigades, guns, leaders, turn, phase,
      initiative, attacker, turn_limit, objectives, victory_description, step, simultaneous, half, command_stage,
@@ -459,7 +460,8 @@ bool same_except_terrain(const GameState& a, const GameState& b) {
                                 brigades, guns, leaders, turn, phase, initiative, attacker, turn_limit, objectives,
                                 victory_description, seed, step, simultaneous, half, command_stage,
                                 initiative_winner, messengers, next_messenger, movement, risk_tested,
-                                fallen_leaders, after_combat, morale_causes, result, combat, advantage_of_ground] = a;
+                                fallen_leaders, after_combat, morale_causes, result, combat, advantage_of_ground,
+                                sight_memo] = a;
   return a.scenario == b.scenario && a.title == b.title && a.description == b.description &&
          a.table_width == b.table_width && a.table_depth == b.table_depth && a.features == b.features &&
          a.armies == b.armies && a.brigades == b.brigades && a.guns == b.guns && a.leaders == b.leaders &&

@@ -5,7 +5,9 @@
 // brigades, guns and leaders are kept in flat lists and name their place in
 // the chain of command, because the rules let a superior re-assign troops
 // between commands and wings during play ("Chain of Command").
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -287,6 +289,29 @@ struct FallenLeader {
   friend bool operator==(const FallenLeader&, const FallenLeader&) = default;
 };
 
+struct SightTable;  // visibility.hpp
+
+// The last sight table worked out for a state (visibility.hpp, sight_table):
+// a cache, not state. A GameState that changes keeps it, and sight_table
+// reuses it only while the seats, the scene and the terrain it was computed
+// for are exactly the state's, so what the engine decides never depends on
+// it. Not compared, hashed or stored; copies share the (immutable) table.
+// Atomic so that reading one state from two threads stays safe.
+class SightMemo {
+ public:
+  SightMemo() = default;
+  SightMemo(const SightMemo& o) : last_(o.last_.load()) {}
+  SightMemo& operator=(const SightMemo& o) {
+    last_.store(o.last_.load());
+    return *this;
+  }
+  std::shared_ptr<const SightTable> get() const { return last_.load(); }
+  void set(std::shared_ptr<const SightTable> table) const { last_.store(std::move(table)); }
+
+ private:
+  mutable std::atomic<std::shared_ptr<const SightTable>> last_;
+};
+
 struct GameState {
   std::string scenario;  // the scenario's name, e.g. "demo"
   std::string title;
@@ -339,6 +364,8 @@ struct GameState {
   CombatState combat;  // the combat phase's sub-steps; combat.results: this turn's combats
   // The umpire's rulings on advantage of ground, by brigade (RULINGS C10).
   AdvantageOverrides advantage_of_ground;
+
+  SightMemo sight_memo;  // a cache (above)
 
   const Army* find_army(std::string_view id) const;
   const Wing* find_wing(std::string_view army, std::string_view wing) const;

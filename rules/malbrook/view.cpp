@@ -210,7 +210,7 @@ View view_for(const GameState& s, Sight& sight, std::string_view seat_id, const 
       const bool shared = settings.side_shared_vision && seats[i].side == seat.side;
       if (own || shared) mine |= SeatMask{1} << i;
     }
-    if (!sight.seen_by) sight.seen_by = compute_visibility(scene.scene, s.terrain, visibility_rules());
+    if (!sight.seen_by) sight.seen_by = sight_table(s)->seen_by;
     seen_by = &*sight.seen_by;
   }
 

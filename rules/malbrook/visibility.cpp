@@ -112,4 +112,28 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
   return out;
 }
 
+SeatMask SightTable::side_mask(std::string_view army) const {
+  SeatMask mask = 0;
+  for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
+    if (!army.empty() && seats[i].side == army) mask |= SeatMask{1} << i;
+  }
+  return mask;
+}
+
+std::shared_ptr<const SightTable> sight_table(const GameState& state) {
+  std::vector<Seat> seats = seats_of(state);
+  MalbrookScene scene = build_scene(state, seats);
+  if (auto last = state.sight_memo.get();
+      last != nullptr && last->scene == scene && last->seats == seats && last->features == state.features) {
+    return last;
+  }
+  auto table = std::make_shared<SightTable>();
+  table->seen_by = compute_visibility(scene.scene, state.terrain, visibility_rules());
+  table->seats = std::move(seats);
+  table->scene = std::move(scene);
+  table->features = state.features;
+  state.sight_memo.set(table);
+  return table;
+}
+
 }  // namespace galloper::rules::malbrook

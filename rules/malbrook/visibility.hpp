@@ -2,6 +2,8 @@
 // Malbrook's numbers for the core line-of-sight framework ("Visibility"), and
 // the Scene a GameState makes.
 #include <cstddef>
+#include <memory>
+#include <string_view>
 #include <vector>
 
 #include "rules/core/game.hpp"
@@ -26,11 +28,15 @@ enum class PieceKind : std::uint8_t { kBrigade, kGun, kLeader, kMessenger, kHors
 struct PieceRef {
   PieceKind kind = PieceKind::kBrigade;
   std::size_t index = 0;  // into GameState::brigades / guns / leaders / messengers
+
+  friend bool operator==(const PieceRef&, const PieceRef&) = default;
 };
 
 struct MalbrookScene {
   Scene scene;
   std::vector<PieceRef> refs;  // refs[i] is scene.objects[i]
+
+  friend bool operator==(const MalbrookScene&, const MalbrookScene&) = default;
 };
 
 // Every brigade, gun and leader still on the table, every messenger on its
@@ -39,5 +45,23 @@ struct MalbrookScene {
 // block line of sight and they have the same ability to see things as normal
 // brigades". A messenger belongs to the seat of the leader who sent it.
 MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats);
+
+// Who sees whom in one state: its seats, its scene and, for each scene
+// object, the seats that see it (compute_visibility). The same for every
+// seat and either vision setting, so the engine's checks (known enemy,
+// charge targets) and every seat's view share it.
+struct SightTable {
+  std::vector<Seat> seats;
+  MalbrookScene scene;
+  std::vector<Feature> features;  // the terrain it was computed on
+  std::vector<SeatMask> seen_by;  // seen_by[i]: the seats that see scene.scene.objects[i]
+  // The seats of one side (bit i = seats[i]).
+  SeatMask side_mask(std::string_view army) const;
+};
+// The state's sight table: the one the state last computed when its seats,
+// scene and terrain are still the same (GameState::sight_memo), else worked
+// out now and remembered. Building the scene to compare costs a few
+// microseconds; computing the table ~1-4 ms at big-battle scale.
+std::shared_ptr<const SightTable> sight_table(const GameState& state);
 
 }  // namespace galloper::rules::malbrook
