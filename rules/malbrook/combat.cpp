@@ -204,6 +204,11 @@ bool engages(const GameState& s, const Body& x, const Body& y) {
   if (x.gun) return false;
   const Brigade& b = s.brigades[x.index];
   if (!is_foot(b.type)) return false;
+  // A brigade that passed by this foot's front "will take fire without
+  // responding": flanking musketry, not close combat, this turn (RULINGS C18).
+  for (const auto& f : s.combat.flanking) {
+    if (f.turn == s.turn && f.firer == b.id && f.target == y.id) return false;
+  }
   if (unformed(b)) return distance(x.poly, y.poly) <= kFootCombat + kEps;
   return intersects(front_arc_polygon(x.env, kFootCombat), y.poly);
 }
@@ -912,10 +917,14 @@ int pursuit_charge(GameState& s, std::string_view pursuer, std::string_view enem
   return idx;
 }
 
+bool flanking_fire_given(const GameState& s, std::string_view target, std::string_view firer) {
+  return std::any_of(s.combat.flanking.begin(), s.combat.flanking.end(), [&](const FlankingFire& f) {
+    return f.target == target && f.firer == firer && f.turn + 1 >= s.turn;
+  });
+}
+
 void record_flanking_fire(GameState& s, std::string_view target, std::string_view firer) {
-  for (const auto& f : s.combat.flanking) {
-    if (f.target == target && f.firer == firer && f.turn + 1 >= s.turn) return;  // once
-  }
+  if (flanking_fire_given(s, target, firer)) return;  // once
   s.combat.flanking.push_back({std::string(target), std::string(firer), s.turn, false});
 }
 
@@ -926,9 +935,17 @@ void roll_flanking_musketry(GameState& s, Dice& dice, std::vector<Event>& events
     Brigade* t = find_mut(s, f.target);
     const Brigade* firer = s.find_brigade(f.firer);
     if (t == nullptr || firer == nullptr || !unit_on_table(*t) || !unit_on_table(*firer)) continue;
+    // "1 D6 for each base within 1 inch": each base with the target inside
+    // its own 1" front arc (unformed: within 1"), as for bases in combat
+    // (C8); the arc a hair wider than 45° so that a target halted corner to
+    // corner on its edge is counted (RULINGS C18).
     const Polygon tp = env_of(*t).polygon();
     int n = 0;
-    for (const auto& r : pose_bases(pose_of(*firer))) n += distance(r.polygon(), tp) <= kFootCombat + kEps ? 1 : 0;
+    for (const auto& r : pose_bases(pose_of(*firer))) {
+      const bool in_range = unformed(*firer) ? distance(r.polygon(), tp) <= kFootCombat + kEps
+                                             : intersects(front_arc_polygon(r, kFootCombat + kEps, 45.1), tp);
+      n += in_range ? 1 : 0;
+    }
     const std::vector<int> faces = dice.d6s(n);
     int dps = 0;
     for (int x : faces) dps += x >= 4 ? 1 : 0;

@@ -234,6 +234,10 @@ std::vector<AfterAction> after_combat_options(const CombatBrigade& part, CombatB
 
 // Records flanking musketry owed this turn (the movement phase calls it).
 void record_flanking_fire(GameState& state, std::string_view target, std::string_view firer);
+// `firer` has given (or owes) flanking fire on `target` this turn or last:
+// "The following turn the brigade may move freely without again taking
+// flanking fire from the same enemy" (RULINGS C18).
+bool flanking_fire_given(const GameState& state, std::string_view target, std::string_view firer);
 
 // Resolves the combat containing `brigade` now, if it is in one; the result
 // is appended to state.combat.results. Returns its index, or -1.

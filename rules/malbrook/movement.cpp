@@ -10,6 +10,7 @@
 
 #include "rules/core/visibility.hpp"
 #include "rules/malbrook/basing.hpp"
+#include "rules/malbrook/combat.hpp"
 #include "rules/malbrook/seats.hpp"
 #include "rules/malbrook/sequence.hpp"
 #include "rules/malbrook/visibility.hpp"
@@ -515,6 +516,60 @@ struct Plan {
   std::vector<OrderStep> steps;
 };
 
+// ---------------------------------------------------------------------------
+// Flanking musketry (RULINGS C18): "A brigade wishing to pass by the front of
+// enemy foot within 1 inch to its flank (without coming into base to base
+// contact) will take fire without responding. The enemy chooses at which point
+// in the brigade's move they wish to give fire. The brigade must halt its
+// movement at that point." The point is where the brigade first comes within
+// 1" of the foot's front.
+
+// Whether `poly` lies within `range` of `foot`'s front: its 45° front arc, or
+// all round for unformed foot ("facing all-round").
+bool in_musket_zone(const Brigade& foot, const Polygon& poly, double range) {
+  const Pose fp = pose_of(foot);
+  if (!formed(fp.formation)) {
+    const std::vector<OrientedRect> rects = body_rects(fp);
+    return std::any_of(rects.begin(), rects.end(),
+                       [&](const OrientedRect& r) { return distance(r.polygon(), poly) <= range; });
+  }
+  return intersects(front_arc_polygon(pose_envelope(fp), range), poly);
+}
+
+// Enemy foot that may give `mover` flanking fire, moving from `start` into
+// `polys` (where it ends, or a step's sweep): formed or unformed foot on the
+// table, not routing, retiring or surrendered, whose 1" zone `polys` reach,
+// that the mover did not start within 1" of, and that did not fire on it last
+// turn ("may move freely").
+std::vector<const Brigade*> flanking_foot(const GameState& s, const Brigade& mover, const Pose& start,
+                                          const std::vector<Polygon>& polys) {
+  std::vector<const Brigade*> out;
+  const Polygon start_poly = pose_envelope(start).polygon();
+  for (const auto& f : s.brigades) {
+    if (f.army == mover.army || !is_foot(f.type) || !on_table(f) || f.has(Status::kRouting) ||
+        f.has(Status::kRetiring) || f.has(Status::kSurrendered)) {
+      continue;
+    }
+    if (!std::any_of(polys.begin(), polys.end(),
+                     [&](const Polygon& p) { return in_musket_zone(f, p, kFootCombat + kEps); })) {
+      continue;
+    }
+    if (in_musket_zone(f, start_poly, kFootCombat + kEps) || flanking_fire_given(s, mover.id, f.id)) continue;
+    out.push_back(&f);
+  }
+  return out;
+}
+
+// "to its flank": at `at` the foot is not to the mover's own front (that is
+// close combat for foot; cavalry halt 2" from it). Unformed troops face all
+// round. Corner to corner, the two 45° arcs meet on their edges: that counts
+// as passing by (the arc is taken a hair narrower).
+bool passes_flank_of(const Pose& at, const Brigade& foot) {
+  if (!formed(at.formation)) return false;
+  return !intersects(front_arc_polygon(pose_envelope(at), kFootCombat + kAtLine, 44.9),
+                     pose_envelope(pose_of(foot)).polygon());
+}
+
 const MoveDeclaration* find_decl(const GameState& s, std::string_view unit) {
   for (const auto& d : s.movement.declarations) {
     if (d.unit == unit) return &d;
@@ -662,6 +717,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   double inches_used = 0;
   double fraction_used = 0;
   bool was_in_combat = false;
+  bool halted_by_fire = false;  // flanking musketry: it halts where it is fired on
   bool refused = false;              // a refusing manoeuvre is the brigade's whole move
   double most_base_path = 0;
   std::map<int, double> base_paths;  // unformed bases moved one by one: each one's path
@@ -712,6 +768,9 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     if (ctx.road && st.action != "forward" && st.action != "wheel") {
       return no("road", who + ": a road move is made in march column (or limbered) along the road: forward and "
                               "wheel only.");
+    }
+    if (halted_by_fire) {
+      return no("flanking_fire", who + " was halted by flanking fire and may not move on.");
     }
     if (was_in_combat) {
       return no("in_combat", who + " came within 1\" of enemy to its front and is in close combat: it may not "
@@ -783,6 +842,51 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
                                       "closer.");
     }
     if (foot && field.enemy_front_within(army, e.end, kFootCombat)) was_in_combat = true;
+    if (brigade != nullptr && e.moves) {
+      // Flanking musketry (RULINGS C18): halt where it first comes within 1".
+      std::vector<Polygon> scratch;
+      for (const Brigade* f : flanking_foot(s, *brigade, p.start, sweep_areas(sw, scratch))) {
+        const auto within = [&](const Pose& q) {
+          return in_musket_zone(*f, pose_envelope(q).polygon(), kFootCombat + kEps);
+        };
+        Pose at = e.end;
+        bool beyond = !within(e.end);  // passed through the zone and out
+        if (st.action == "forward") {
+          // The first point within 1": scan, then bisect.
+          double lo = 0;
+          double hi = -1;
+          for (double d = 0.05; hi < 0; d = std::min(d + 0.05, st.distance)) {
+            OrderStep part = st;
+            part.distance = d;
+            auto q = manoeuvre_step(cur, part, ctx);
+            if (q && within(q->end)) hi = d;
+            else lo = d;
+            if (d >= st.distance) break;
+          }
+          if (hi >= 0) {
+            for (int k = 0; k < 30; ++k) {
+              OrderStep part = st;
+              part.distance = (lo + hi) / 2;
+              auto q = manoeuvre_step(cur, part, ctx);
+              (q && within(q->end) ? hi : lo) = part.distance;
+            }
+            OrderStep part = st;
+            part.distance = hi;
+            if (auto q = manoeuvre_step(cur, part, ctx)) at = q->end;
+            beyond = st.distance > hi + kAtLine;
+          }
+        }
+        if (!passes_flank_of(at, *f)) continue;
+        if (beyond) {
+          const std::string after =
+              st.action == "forward" ? " (after " + in(distance(cur.position, at.position)) + ")" : std::string();
+          return no("flanking_fire", who + " passes within 1\" of the front of enemy foot " + f->id +
+                                         ": they fire where it first comes within 1\"" + after +
+                                         ", and it must halt there.");
+        }
+        halted_by_fire = true;
+      }
+    }
     {
       std::vector<Polygon> scratch;
       for (const auto& area : sweep_areas(sw, scratch)) {
@@ -871,7 +975,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
         field.enemy_dist(army, end_env.polygon(), true) <= kDoubleMoveBeyond + kAtLine) {
       excused = true;
     }
-    if (!excused && was_in_combat) excused = true;
+    if (!excused && (was_in_combat || halted_by_fire)) excused = true;
     if (!excused) {
       // What carrying on straight ahead for the rest of the move would meet.
       const Vec2 d = facing_unit(p.end.facing_deg) * short_by;
@@ -1471,6 +1575,26 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
         e.where = {b.position};
         events.push_back(std::move(e));
       }
+    }
+  }
+
+  // Flanking musketry owed in the combat phase (RULINGS C18).
+  for (const auto& p : plans) {
+    if (p.gun || !p.moved) continue;
+    const Brigade& b = s.brigades[p.index];
+    std::vector<std::string> firers;
+    for (const Brigade* f : flanking_foot(s, b, p.start, {pose_envelope(p.end).polygon()})) {
+      if (passes_flank_of(p.end, *f)) firers.push_back(f->id);
+    }
+    for (const auto& f : firers) {
+      record_flanking_fire(s, b.id, f);
+      Event e;
+      e.kind = "flanking_fire";
+      e.text = b.id + " passes within 1\" of the front of " + f + " and halts: it takes flanking fire in the combat "
+               "phase.";
+      e.subjects = {b.id, f};
+      e.where = {b.position};
+      events.push_back(std::move(e));
     }
   }
 

@@ -11,6 +11,7 @@
 #include "rules/core/dice.hpp"
 #include "rules/malbrook/charge.hpp"
 #include "rules/malbrook/combat.hpp"
+#include "rules/malbrook/movement.hpp"
 #include "tests/rules/malbrook/combat_helpers.hpp"
 
 namespace galloper::rules::malbrook {
@@ -448,5 +449,31 @@ TEST(ChargeCheck, WrongSeatAndBadOptionAreRefused) {
   EXPECT_TRUE(combat_check(s, option_answer("charge/fr_h", "fr/left", "charge:al_b1")).ok());
 }
 
+
+// "It is an additional move in the combat phase and may be made by those who
+// also moved during the movement phase"; the charge move takes "any DPs for
+// fatigue and disorder from their move dice" (a 6 on the D6 in good going).
+TEST(ChargeFlow, CavalryThatMovedMayChargeAndTakeFatigueDpsFromTheChargeDice) {
+  GameState s = horse_at_foot(8);
+  Brigade& h = brigade(s, "fr_h");
+  h.status |= static_cast<std::uint32_t>(Status::kMoved);
+  s.turn = 2;
+  record_move_dice(h, 1, 1);  // 1 AvD last turn: up to 3 dice this turn
+  record_move_dice(h, 2, 2);  // 2 AvD in this turn's movement phase
+  std::vector<Event> ev;
+  FixedDice dice{2, 2, 6};  // 2 AvD + D6: 5"
+  auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(has_option(ds[0], "charge:al_b1"));
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {}, dice, ev).ok());
+  ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_TRUE(has_option(ds[0], "3"));
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "3"}}, dice, ev).ok());
+  EXPECT_NEAR(brigade(s, "fr_h").position.y, 15, 1e-6);  // 5" of the 8": it fails to contact
+  EXPECT_TRUE(brigade(s, "fr_h").has(Status::kFailedCharge));
+  EXPECT_EQ(brigade(s, "fr_h").dps, 1u);  // the 6
+}
 }  // namespace
 }  // namespace galloper::rules::malbrook

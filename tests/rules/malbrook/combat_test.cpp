@@ -294,5 +294,89 @@ TEST(CombatPhase, PassesToMoraleWithNoCavalryAndCombatsResolved) {
   }
 }
 
+
+// fr_b1, formed horse, halted 0.4" in front of al_b1's (foot facing west)
+// front, beside three of its bases, after flanking musketry was recorded.
+TEST(FlankingMusketry, OneDiePerFiringBaseWithinAnInchFourToSixADpOnce) {
+  GameState s = combat_state({unit("fr_b1", "fr", TroopType::kHorse, {19.6, 16}, 0),  // x 17.6..21.6, y 14.75..16
+                              unit("al_b1", "al", TroopType::kFoot, {22, 14}, 270)});   // x 22..23, y 12..16
+  record_flanking_fire(s, "fr_b1", "al_b1");
+  std::vector<Event> ev;
+  // al_b1's bases at y 13..16 have it within 1" in their 45° front arcs; the
+  // one at 12..13 does not (its arc reaches y 14 at 1" ahead).
+  FixedDice dice{4, 3, 6};
+  roll_flanking_musketry(s, dice, ev);
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 2u);  // "1 DP for every 4-6 rolled"
+  bool fired = false;
+  for (const auto& e : ev) fired = fired || (e.kind == "flanking_musketry" && e.dice.size() == 3);
+  EXPECT_TRUE(fired);
+  // Once: nothing more is rolled.
+  FixedDice none(std::vector<int>{});
+  roll_flanking_musketry(s, none, ev);
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 2u);
+  FixedDice low{3, 1, 2};
+  GameState t = s;
+  t.combat.flanking.front().rolled = false;
+  roll_flanking_musketry(t, low, ev);
+  EXPECT_EQ(brigade(t, "fr_b1").dps, 2u);  // 1-3: nothing
+  // "without responding": they are not in close combat this turn.
+  resolve_all_combats(s, none, ev);
+  EXPECT_TRUE(s.combat.results.empty());
+
+  // "The following turn the brigade may move freely without again taking
+  // flanking fire from the same enemy": no new record; and standing within 1"
+  // of the foot's front, it is now in close combat with it.
+  s.turn += 1;
+  record_flanking_fire(s, "fr_b1", "al_b1");
+  EXPECT_TRUE(flanking_fire_given(s, "fr_b1", "al_b1"));
+  EXPECT_EQ(s.combat.flanking.size(), 1u);
+  const CombatResult r = assessed(s);
+  EXPECT_EQ(r.a.parts.size() + r.b.parts.size(), 2u);
+  // Two turns on, the same foot may fire on it again.
+  s.turn += 1;
+  EXPECT_FALSE(flanking_fire_given(s, "fr_b1", "al_b1"));
+}
+
+// "+1 if charging or pursuing", "+2 ... if cavalry pursuing" (+3 in all),
+// "-1 opponent defending fieldworks", hits on 6 "if unformed ... or attacking
+// fortifications".
+TEST(CombatModifiers, FieldworksPursuitAndHitsOnSix) {
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 10.05}, 180)});
+  brigade(s, "fr_h").status |= static_cast<std::uint32_t>(Status::kPursuing);
+  brigade(s, "fr_h").formation = Formation::kTwoRankLine;  // 2 ranks: supported, but not when pursuing
+  brigade(s, "fr_h").bases = 8;
+  CombatResult r = assessed(s, "fr_h");
+  EXPECT_EQ(modifier(r.a, "pursuing"), 1);
+  EXPECT_EQ(modifier(r.a, "cavalry pursuing"), 2);
+  EXPECT_EQ(modifier(r.a, "supported"), 0);
+  EXPECT_EQ(r.a.dice, 4 + 3);
+
+  // Fieldworks in front of the foot: the horse lose a die; a fortification
+  // instead makes them hit on 6 only.
+  Linear works;
+  works.id = "works";
+  works.kind = LinearKind::kFieldworks;
+  works.path = Polyline{{{12, 10.8}, {20, 10.8}}};  // on al_b1's side of the gap
+  GameState f = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 11}, 180)});
+  f.terrain = TerrainMap({}, {}, {works}, {});
+  r = assessed(f);
+  EXPECT_EQ(modifier(r.a, "opponent defending fieldworks"), -1);
+  EXPECT_EQ(r.a.hit_on, 5);
+  works.kind = LinearKind::kFortification;
+  f.terrain = TerrainMap({}, {}, {works}, {});
+  r = assessed(f);
+  EXPECT_EQ(r.a.hit_on, 6);
+  EXPECT_EQ(r.b.hit_on, 5);
+
+  // Unformed foot hit on 6.
+  GameState u = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 10.5}, 180)});
+  brigade(u, "al_b1").formation = Formation::kUnformed;
+  r = assessed(u);
+  EXPECT_EQ(r.b.hit_on, 6);
+  EXPECT_EQ(r.a.hit_on, 5);
+}
 }  // namespace
 }  // namespace galloper::rules::malbrook

@@ -5,6 +5,7 @@
 #include "rules/core/dice.hpp"
 #include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/morale.hpp"
+#include "tests/rules/malbrook/movement_helpers.hpp"
 #include "tests/rules/malbrook/test_state.hpp"
 
 namespace galloper::rules::malbrook {
@@ -34,6 +35,30 @@ TEST(Redress, ByGradeWhenStationaryAndNotInCombat) {
     b.grade = grade;
     b.status = under_fire ? bit(Status::kUnderFire) : 0;
     EXPECT_EQ(redress_allowance(s, b), expected) << to_string(grade) << (under_fire ? " under fire" : "");
+  }
+}
+
+// "To count as stationary the brigade must not have moved at any time in that
+// turn although they may change formation or facing": played through the
+// movement phase, a formation change or an about face leaves a brigade
+// stationary; a step forward does not.
+TEST(Redress, AFormationChangeOrAboutFaceIsStillStationary) {
+  for (const auto& [action, stationary] :
+       {std::pair{"formation", true}, {"about_face", true}, {"forward", false}}) {
+    GameState s = test::movement_state();
+    Brigade& b = brigade(s, "fr_b1");
+    b.grade = Grade::kC;
+    b.dps = 2;
+    ASSERT_TRUE(test::declare(s, {{"fr_b1", std::string(action) == "forward" ? "1" : "manoeuvre"}}, {4}));
+    OrderStep st;
+    st.action = action;
+    if (st.action == "formation") st.formation = "march column";
+    if (st.action == "forward") st.distance = 4;  // 2" doubled: beyond 6" of enemy
+    auto v = test::execute(s, {{"fr_b1", {st}}});
+    ASSERT_TRUE(v) << action << ": " << (v ? "" : v.error().reason);
+    s.phase = Phase::kMorale;
+    EXPECT_EQ(brigade(s, "fr_b1").has(Status::kMoved), !stationary) << action;
+    EXPECT_EQ(redress_allowance(s, brigade(s, "fr_b1")), stationary ? 1u : 0u) << action;
   }
 }
 

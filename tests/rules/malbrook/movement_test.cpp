@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "rules/malbrook/basing.hpp"
+#include "rules/malbrook/combat.hpp"
 #include "rules/malbrook/movement.hpp"
 #include "tests/rules/malbrook/movement_helpers.hpp"
 
@@ -969,6 +970,71 @@ TEST(MovementFastMove, MaximumDiceAndHalfInchPerDieOnTheInitialMove) {
   const FastMove c = roll_fast_move(d2, cav, false);
   EXPECT_EQ(c.faces.size(), 3u);
   EXPECT_DOUBLE_EQ(c.inches, 7.0);
+}
+
+// ---- Flanking musketry (RULINGS C18) ----
+//
+// al_b1: enemy foot facing west, front edge x=22 from y=12 to y=16. fr_b1: 4
+// foot bases facing south, front edge y=11.5, x 16.7..20.7 (1.3" from al_b1's
+// front line). A side step of 1" to its left (east) brings its flank within
+// 1" of al_b1's front, al_b1 behind its own front line: to its flank.
+GameState passing_by_foot() {
+  GameState s = test::movement_state();
+  s.brigades = {s.brigades[0], s.brigades[5]};
+  brigade(s, "fr_b1").position = {18.7, 11.5};
+  brigade(s, "fr_b1").facing_deg = 180;
+  brigade(s, "al_b1").position = {22, 14};
+  brigade(s, "al_b1").facing_deg = 270;
+  return s;
+}
+
+TEST(FlankingMusketry, PassingWithinAnInchOfFootsFrontHaltsThereAndIsFiredOn) {
+  GameState s = passing_by_foot();
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
+  // "The brigade must halt its movement at that point": nothing more.
+  auto more = execute(s, {{"fr_b1", {step_of("side_step", 1, "left"), step_of("about_face")}}});
+  ASSERT_FALSE(more);
+  EXPECT_EQ(more.error().code, "flanking_fire");
+  std::vector<Event> ev;
+  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}}, &ev));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 19.7, 1e-9);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kInCombat));
+  ASSERT_EQ(s.combat.flanking.size(), 1u);
+  EXPECT_EQ(s.combat.flanking[0].target, "fr_b1");
+  EXPECT_EQ(s.combat.flanking[0].firer, "al_b1");
+  EXPECT_EQ(s.combat.flanking[0].turn, s.turn);
+  bool told = false;
+  for (const auto& e : ev) told = told || e.kind == "flanking_fire";
+  EXPECT_TRUE(told);
+
+  // The combat phase: 1 D6 for each of al_b1's two bases (y 12..14) with it
+  // within 1" in their front arcs; a 5 is a DP, a 2 nothing. "without
+  // responding": no close combat between them this turn.
+  s.phase = Phase::kCombat;
+  s.half = 0;
+  FixedDice dice{5, 2};
+  ev.clear();
+  ASSERT_TRUE(combat_resolve(s, {}, dice, ev).ok());
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 1u);
+  EXPECT_TRUE(s.combat.results.empty());
+
+  // Stepping 1" from further away (2.3") stays beyond 1": no flanking fire.
+  GameState t = passing_by_foot();
+  brigade(t, "fr_b1").position = {17.7, 11.5};
+  ASSERT_TRUE(declare(t, {{"fr_b1", "manoeuvre"}}, {}));
+  ASSERT_TRUE(execute(t, {{"fr_b1", {step_of("side_step", 1, "left")}}}));
+  EXPECT_TRUE(t.combat.flanking.empty());
+}
+
+TEST(FlankingMusketry, FootMarchingAtTheFootsFrontFightInsteadOfTakingFlankingFire) {
+  // Enemy foot to their own front within 1": close combat, not flanking fire.
+  GameState t = test::movement_state();
+  t.brigades = {t.brigades[0], t.brigades[5]};
+  brigade(t, "al_b1").position = {16, 12.8};
+  ASSERT_TRUE(declare(t, {{"fr_b1", "1"}}, {4}));
+  ASSERT_TRUE(execute(t, {{"fr_b1", {fwd(2)}}}));
+  EXPECT_TRUE(brigade(t, "fr_b1").has(Status::kInCombat));
+  EXPECT_TRUE(t.combat.flanking.empty());
 }
 
 }  // namespace
