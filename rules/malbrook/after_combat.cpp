@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "rules/core/geometry.hpp"
@@ -73,10 +74,10 @@ struct Stop {
   std::string by;  // unit id; "terrain" or "edge"; "" when nothing stops it
 };
 
-Stop first_stop(const GameState& s, const Brigade& b, Vec2 dir, double distance,
+// `env` moving along `dir`: the brigade `self` whole, or one of its bases.
+Stop first_stop(const GameState& s, std::string_view self, const OrientedRect& env, Vec2 dir, double distance,
                 const std::vector<std::string>& ignore) {
   Stop st{distance, ""};
-  const OrientedRect env = env_of(b);
   const Polygon poly = env.polygon();
   auto consider = [&](const std::string& id, const Polygon& other) {
     if (std::find(ignore.begin(), ignore.end(), id) != ignore.end()) return;
@@ -93,7 +94,7 @@ Stop first_stop(const GameState& s, const Brigade& b, Vec2 dir, double distance,
     }
   };
   for (const auto& o : s.brigades) {
-    if (o.id == b.id || !brigade_on_table(o)) continue;
+    if (o.id == self || !brigade_on_table(o)) continue;
     consider(o.id, env_of(o).polygon());
   }
   for (const auto& g : s.guns) {
@@ -135,12 +136,120 @@ Stop first_stop(const GameState& s, const Brigade& b, Vec2 dir, double distance,
   return st;
 }
 
+Stop first_stop(const GameState& s, const Brigade& b, Vec2 dir, double distance,
+                const std::vector<std::string>& ignore) {
+  return first_stop(s, b.id, env_of(b), dir, distance, ignore);
+}
+
 std::string describe_stop(const GameState& s, const std::string& by) {
   if (by == "edge") return "the table edge";
   if (by == "terrain") return "impassable terrain";
   if (s.find_brigade(by) != nullptr || s.find_gun(by) != nullptr) return by;
   return "nothing";
 }
+
+// ---- Bases bound by the result, and splitting ----
+
+// A new brigade's id for a part split off `id` after combat: "<id>_<n>".
+std::string split_id(const GameState& s, const std::string& id) {
+  for (int n = 1;; ++n) {
+    std::string c = id + "_" + std::to_string(n);
+    if (s.find_brigade(c) == nullptr && s.find_gun(c) == nullptr && s.find_leader(c) == nullptr) return c;
+  }
+}
+
+// Where a base stands across the brigade's front: its centre along the
+// facing's right.
+double lateral(const Brigade& b, const OrientedRect& r) { return dot(r.center, facing_unit(b.facing_deg + 90)); }
+
+// "Only those bases in combat and supporting rear ranks are bound by the
+// result. Others in base to base contact on the flanks remain in place"
+// (RULINGS AC5): the bases in combat (C8) against the combat's opponents;
+// for a formed brigade also every base between them and every base behind
+// them. The rest, in footprint order; empty when every base is bound (or
+// none is in combat, as when the geometry no longer shows it).
+std::vector<std::uint32_t> unbound_bases(const GameState& s, const Brigade& b, const std::vector<std::string>& enemies) {
+  std::vector<Polygon> polys;
+  for (const auto& id : enemies) {
+    if (const Brigade* o = s.find_brigade(id); o != nullptr && brigade_on_table(*o)) polys.push_back(env_of(*o).polygon());
+  }
+  const std::vector<bool> in = base_in_combat(b, polys);
+  const std::vector<OrientedRect> rects = footprint(b);
+  if (in.size() != rects.size() || std::find(in.begin(), in.end(), true) == in.end()) return {};
+  std::vector<bool> bound = in;
+  if (b.formation != Formation::kUnformed) {
+    double lo = kInf;
+    double hi = -kInf;
+    for (std::size_t i = 0; i < rects.size(); ++i) {
+      if (!in[i]) continue;
+      lo = std::min(lo, lateral(b, rects[i]));
+      hi = std::max(hi, lateral(b, rects[i]));
+    }
+    // A base of a rear rank straddling a bound file supports it.
+    for (std::size_t i = 0; i < rects.size(); ++i) {
+      const double x = lateral(b, rects[i]);
+      const double half = rects[i].width / 2;
+      if (x >= lo - half - kEps && x <= hi + half + kEps) bound[i] = true;
+    }
+  }
+  std::vector<std::uint32_t> out;
+  for (std::size_t i = 0; i < bound.size(); ++i) {
+    if (!bound[i]) out.push_back(static_cast<std::uint32_t>(i));
+  }
+  return out;
+}
+
+// Before a brigade moves away after combat, its unbound bases split off and
+// remain in place: a formed brigade's on each flank as a new brigade each, an
+// unformed brigade's as one ("forming two or more new brigades").
+void split_unbound(GameState& s, const AfterCombatEntry& e, std::vector<Event>& events) {
+  const Brigade* b = s.find_brigade(e.brigade);
+  if (b == nullptr || e.unbound.empty()) return;
+  const std::vector<OrientedRect> rects = footprint(*b);
+  std::vector<bool> off(rects.size(), false);
+  for (auto i : e.unbound) {
+    if (i >= rects.size()) return;  // the brigade changed since: it acts whole
+    off[i] = true;
+  }
+  if (std::find(off.begin(), off.end(), false) == off.end()) return;
+  double lo = kInf;
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    if (!off[i]) lo = std::min(lo, lateral(*b, rects[i]));
+  }
+  std::vector<std::vector<Vec2>> groups(2);  // left of the bound bases, right of them
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    if (!off[i]) continue;
+    const bool left = b->formation != Formation::kUnformed && lateral(*b, rects[i]) < lo;
+    groups[left ? 0 : 1].push_back(rects[i].center);
+  }
+  for (const auto& g : groups) {
+    if (g.empty()) continue;
+    const std::vector<OrientedRect> now = footprint(*s.find_brigade(e.brigade));
+    std::vector<std::size_t> idx;
+    for (std::size_t j = 0; j < now.size(); ++j) {
+      for (Vec2 c : g) {
+        if (distance(now[j].center, c) < 1e-6) idx.push_back(j);
+      }
+    }
+    const std::string nid = split_id(s, e.brigade);
+    split_brigade(s, e.brigade, nid, idx, events);
+    const Brigade* part = s.find_brigade(nid);
+    if (part == nullptr) continue;
+    events.push_back(event("after_combat",
+                           nid + " (" + std::to_string(part->bases) + " of " + e.brigade +
+                               "'s bases, not in combat) is not bound by the result and remains in place.",
+                           *part));
+  }
+}
+
+// The most a fast move can reach (every die at its highest face).
+double max_fast_inches(const Brigade& b, bool initial) {
+  std::vector<int> faces(max_move_avd(b), 5);
+  faces.push_back(6);
+  return move_inches(faces, b.inspire_actions > 0 || b.has(Status::kInspired), false) +
+         (initial ? kFastInitialPerDie * static_cast<double>(faces.size()) : 0.0);
+}
+
 
 // ---- The sub-step's bookkeeping ----
 
@@ -182,6 +291,7 @@ void add_entries(GameState& s) {
         e.round = base + (first ? 0 : 1);
         // Take the position: up to where the far edge of the opponent stood.
         if (const Brigade* b = s.find_brigade(p.brigade)) {
+          e.unbound = unbound_bases(s, *b, enemy.brigades);
           const Polygon own = env_of(*b).polygon();
           for (const auto& id : enemy.brigades) {
             if (const Brigade* o = s.find_brigade(id)) {
@@ -327,6 +437,11 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
   e.executed = true;
   Brigade* b = find_mut(s, e.brigade);
   if (b == nullptr || !brigade_on_table(*b)) return;
+  if (e.chosen != AfterAction::kRemain && e.chosen != AfterAction::kRemainWithDp &&
+      !(e.chosen == AfterAction::kPursue && pursuit_target(s, *b, e.enemies).empty())) {
+    split_unbound(s, e, events);
+    b = find_mut(s, e.brigade);
+  }
   switch (e.chosen) {
     case AfterAction::kRemain:
       events.push_back(event("after_combat", b->id + " remains in place.", *b));
@@ -336,8 +451,10 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
       add_dps(s, *b, 1, DpCause::kCombat, events);
       return;
     case AfterAction::kRetire:
+    case AfterAction::kRetireHaltShort:
     case AfterAction::kRout:
-      retire_or_rout(s, *b, away_from(s, *b, e.enemies), e.chosen == AfterAction::kRout, true, dice, events);
+      retire_or_rout(s, *b, away_from(s, *b, e.enemies), e.chosen == AfterAction::kRout, true, dice, events,
+                     e.chosen == AfterAction::kRetireHaltShort);
       return;
     case AfterAction::kPursue: {
       const std::string target = pursuit_target(s, *b, e.enemies);
@@ -421,6 +538,7 @@ std::string_view option_id(AfterAction a) {
     case AfterAction::kRideThrough3: return "ride_through_3";
     case AfterAction::kTakePosition: return "take_position";
     case AfterAction::kRemainWithDp: return "remain_dp";
+    case AfterAction::kRetireHaltShort: return "retire_halt";
   }
   return "remain";
 }
@@ -428,7 +546,7 @@ std::string_view option_id(AfterAction a) {
 bool parse_after_action(std::string_view id, AfterAction& out) {
   for (auto a : {AfterAction::kRemain, AfterAction::kRetire, AfterAction::kRout, AfterAction::kPursue,
                  AfterAction::kRideThrough2, AfterAction::kRideThrough3, AfterAction::kTakePosition,
-                 AfterAction::kRemainWithDp}) {
+                 AfterAction::kRemainWithDp, AfterAction::kRetireHaltShort}) {
     if (option_id(a) == id) {
       out = a;
       return true;
@@ -479,6 +597,12 @@ std::vector<AfterAction> available_actions(const GameState& s, const AfterCombat
   }
   // A breakthrough's "must pursue" with nobody to pursue: remain (RULINGS AC3).
   if (out.empty()) out.push_back(AfterAction::kRemain);
+  // "They may halt short of the full move once behind ... fortifications or
+  // obstacle": offered where the retire move can get behind one (RULINGS AC4).
+  const auto retire = std::find(out.begin(), out.end(), AfterAction::kRetire);
+  if (retire != out.end() && halt_behind(s, *b, away_from(s, *b, e.enemies), true)) {
+    out.insert(retire + 1, AfterAction::kRetireHaltShort);
+  }
   return out;
 }
 
@@ -566,8 +690,90 @@ void make_unformed(Brigade& b) {
   b.formation = Formation::kUnformed;
 }
 
-bool retire_or_rout(GameState& s, Brigade& b, Vec2 dir, bool rout, bool initial, Dice& dice,
-                    std::vector<Event>& events) {
+std::optional<HaltPoint> halt_point(const GameState& s, const Brigade& b, Vec2 dir, double reach) {
+  const OrientedRect env = env_of(b);
+  // Obstacles it already stands on or against are not crossed by this move.
+  std::vector<const Linear*> at_start;
+  for (const auto& c : s.terrain.obstacles_crossed(env.polygon())) at_start.push_back(c.feature);
+  constexpr double kStep = 0.05;
+  for (double t = kStep; t <= reach + kEps; t += kStep) {
+    const auto crossed = s.terrain.obstacles_crossed(sweep_straight(env, dir * t));
+    if (crossed.empty()) continue;
+    const auto under = s.terrain.obstacles_crossed(env.translated(dir * t).polygon());
+    for (const auto& c : crossed) {
+      if (std::find(at_start.begin(), at_start.end(), c.feature) != at_start.end()) continue;
+      const bool still_on = std::any_of(under.begin(), under.end(),
+                                        [&](const ObstacleCrossing& u) { return u.feature == c.feature; });
+      if (!still_on) return HaltPoint{t, c.feature->id};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<HaltPoint> halt_behind(const GameState& s, const Brigade& b, Vec2 dir, bool initial) {
+  const double most = max_fast_inches(b, initial);
+  return halt_point(s, b, dir, first_stop(s, b, dir, most, {}).distance);
+}
+
+namespace {
+
+// "Brigades unable to retire due to impassable terrain or enemy troops,
+// remain in place and receive 1 casualty" (routers also "surrender to any
+// enemy within 2 inches").
+void unable_to_move(GameState& s, Brigade& b, bool rout, const std::string& by, std::vector<DieRoll> rolled,
+                    Dice& dice, std::vector<Event>& events) {
+  const char* verb = rout ? "rout" : "retire";
+  Event e = event(rout ? "rout_blocked" : "retire_blocked",
+                  b.id + " cannot " + verb + " (" + describe_stop(s, by) + "): it stays and loses a base.", b);
+  e.dice = std::move(rolled);
+  events.push_back(std::move(e));
+  inflict_damage(s, b, 0, 1, DpCause::kCombat, dice, events);
+  if (rout && brigade_on_table(b) && enemy_distance(s, b.army, env_of(b)) <= kSurrenderRange + kEps) {
+    b.status |= bit(Status::kSurrendered);
+    leave_combat(b);
+    record_cause(s, MoraleCauseKind::kDestroyed, b);
+    for (auto& l : s.leaders) {
+      if (l.attached_to == b.id) {
+        l.captured = true;
+        l.attached_to.clear();
+      }
+    }
+    events.push_back(event("surrendered", b.id + " surrenders to the enemy within 2\".", b));
+  }
+}
+
+// "If a retiring brigade is only partially blocked it must split so that the
+// part of the brigade which is blocked remains in place as above and the
+// remainder keep retiring" (routers "split in the same way"): the bases that
+// cannot get ½" away for enemy or impassable terrain, when some others can
+// (RULINGS AC5), and what blocks the first of them.
+std::vector<std::size_t> blocked_bases(const GameState& s, const Brigade& b, Vec2 dir, std::string& by) {
+  const std::vector<OrientedRect> rects = footprint(b);
+  std::vector<std::size_t> out;
+  if (rects.size() < 2) return out;
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    const Stop st = first_stop(s, b.id, rects[i], dir, kUnableToMove, {});
+    if (st.distance < kUnableToMove && (enemy_of(s, b.army, st.by) || st.by == "terrain")) {
+      if (out.empty()) by = st.by;
+      out.push_back(i);
+    }
+  }
+  if (out.size() == rects.size()) out.clear();
+  return out;
+}
+
+}  // namespace
+
+bool retire_or_rout(GameState& s, Brigade& mover, Vec2 dir, bool rout, bool initial, Dice& dice,
+                    std::vector<Event>& events, bool halt_short) {
+  const std::string id = mover.id;
+  std::string blocked_by;
+  if (const auto blocked = blocked_bases(s, mover, dir, blocked_by); !blocked.empty()) {
+    const std::string nid = split_id(s, id);
+    split_brigade(s, id, nid, blocked, events);
+    if (Brigade* part = find_mut(s, nid)) unable_to_move(s, *part, rout, blocked_by, {}, dice, events);
+  }
+  Brigade& b = *find_mut(s, id);
   const FastMove fm = roll_fast_move(dice, b, initial);
   std::vector<DieRoll> rolled = dice.drain();
   const Stop st = first_stop(s, b, dir, fm.inches, {});
@@ -584,29 +790,17 @@ bool retire_or_rout(GameState& s, Brigade& b, Vec2 dir, bool rout, bool initial,
         break;
       }
     }
+  } else if (halt_short) {
+    // "They may halt short of the full move once behind ... fortifications or obstacle."
+    if (const auto h = halt_point(s, b, dir, d)) {
+      d = h->distance;
+      why = ", halting behind " + h->behind;
+    }
   }
   const char* verb = rout ? "rout" : "retire";
   // The table edge is not a block: the brigade halts there (RULINGS AC5).
   if (d < kUnableToMove && !st.by.empty() && (enemy_of(s, b.army, st.by) || st.by == "terrain")) {
-    // "unable to retire due to impassable terrain or enemy troops, remain in
-    // place and receive 1 casualty" (routers also surrender to enemy within 2").
-    Event e = event(rout ? "rout_blocked" : "retire_blocked",
-                    b.id + " cannot " + verb + " (" + describe_stop(s, st.by) + "): it stays and loses a base.", b);
-    e.dice = std::move(rolled);
-    events.push_back(std::move(e));
-    inflict_damage(s, b, 0, 1, DpCause::kCombat, dice, events);
-    if (rout && brigade_on_table(b) && enemy_distance(s, b.army, env_of(b)) <= kSurrenderRange + kEps) {
-      b.status |= bit(Status::kSurrendered);
-      leave_combat(b);
-      record_cause(s, MoraleCauseKind::kDestroyed, b);
-      for (auto& l : s.leaders) {
-        if (l.attached_to == b.id) {
-          l.captured = true;
-          l.attached_to.clear();
-        }
-      }
-      events.push_back(event("surrendered", b.id + " surrenders to the enemy within 2\".", b));
-    }
+    unable_to_move(s, b, rout, st.by, std::move(rolled), dice, events);
     return false;
   }
   make_unformed(b);
@@ -746,7 +940,11 @@ std::vector<Decision> retire_pending(const GameState& s) {
     d.kind = "continue_retire";
     d.subjects = {id};
     d.prompt = id + " is retiring: continue to retire (a fast move, unformed), or remain in place to re-form.";
-    d.options = {{"continue", "Continue to retire"}, {"remain", "Remain in place"}};
+    d.options = {{"continue", "Continue to retire"}};
+    if (const auto h = halt_behind(s, *b, away_from(s, *b, {}), false)) {
+      d.options.push_back({"continue_halt", "Continue to retire, halting once behind " + h->behind});
+    }
+    d.options.push_back({"remain", "Remain in place"});
     d.default_option = "remain";
     out.push_back(std::move(d));
   }
@@ -759,10 +957,15 @@ void resolve_retire_choices(GameState& s, const std::vector<Answer>& answers, Di
   s.after_combat.retire_choices.clear();
   for (const auto& id : asked) {
     bool go = false;
-    for (const auto& a : answers) go = go || (a.decision_id == std::string(kRetirePrefix) + id && a.option == "continue");
+    bool halt = false;
+    for (const auto& a : answers) {
+      if (a.decision_id != std::string(kRetirePrefix) + id) continue;
+      go = a.option == "continue" || a.option == "continue_halt";
+      halt = a.option == "continue_halt";
+    }
     Brigade* b = find_mut(s, id);
     if (b == nullptr || !go) continue;
-    retire_or_rout(s, *b, away_from(s, *b, {}), false, false, dice, events);
+    retire_or_rout(s, *b, away_from(s, *b, {}), false, false, dice, events, halt);
   }
 }
 

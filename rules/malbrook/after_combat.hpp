@@ -19,6 +19,7 @@
 // first making a subsequent rout move (1 casualty each); retiring brigades
 // are asked "retire/<brigade>" (kind "continue_retire"): "continue" a fast
 // retire move, or "remain" (default) to re-form later.
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -72,8 +73,26 @@ void make_unformed(Brigade& b);
 // Retire (`rout` false) or rout, with a fast move (initial: +½" a die).
 // Returns false if the brigade was unable to move (it then took its casualty
 // and, routing, surrendered to enemy within 2").
+// Bases that cannot get ½" away (enemy, impassable terrain) while others can
+// split off first, stay and take the casualty (RULINGS AC5); `b` is then the
+// rest. `halt_short` (retire only): halt at halt_point() if the move gets
+// there. `b` keeps its id; other references into state.brigades do not
+// survive the call.
 bool retire_or_rout(GameState& state, Brigade& b, Vec2 dir, bool rout, bool initial, Dice& dice,
-                    std::vector<Event>& events);
+                    std::vector<Event>& events, bool halt_short = false);
+
+// "They may halt short of the full move once behind other formed friends,
+// fortifications or obstacle" (RULINGS AC4): the first point, within `reach`
+// along `dir`, where the brigade is wholly past a linear obstacle or
+// fortification this move crossed (not one it started on or against).
+struct HaltPoint {
+  double distance = 0;
+  std::string behind;  // the feature's id
+};
+std::optional<HaltPoint> halt_point(const GameState& state, const Brigade& b, Vec2 dir, double reach);
+// The same within the most a fast move could reach before anything stops it:
+// whether halting short is an option to offer.
+std::optional<HaltPoint> halt_behind(const GameState& state, const Brigade& b, Vec2 dir, bool initial);
 // The free hack: a D6 per pursuing base in contact with `target`, a casualty
 // for each 4+. Returns the casualties.
 int free_hack(GameState& state, const Brigade& pursuer, Brigade& target, Dice& dice, std::vector<Event>& events);

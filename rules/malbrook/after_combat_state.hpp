@@ -66,6 +66,7 @@ enum class AfterAction : std::uint8_t {
   kRideThrough3,   // ride-through, 3 dice
   kTakePosition,   // foot and dismounted dragoons
   kRemainWithDp,   // cavalry after a breakthrough who elect not to pursue: remain, 1 DP
+  kRetireHaltShort,  // retire, halting once behind an obstacle or fortification (RULINGS AC4)
 };
 
 // One brigade's part in the after-combat sub-step of one combat.
@@ -81,6 +82,11 @@ struct AfterCombatEntry {
   std::uint32_t round = 0;           // who decides when: 0 first, 1 second (RULINGS AC2)
   double ground = 0;                 // take the position: how far forward the abandoned position reaches
   bool executed = false;
+  // "Only those bases in combat and supporting rear ranks are bound by the
+  // result": the brigade's other bases (footprint order when the entry was
+  // made), which split off and remain in place if it moves (RULINGS AC5).
+  // Empty: every base is bound.
+  std::vector<std::uint32_t> unbound;
 
   friend bool operator==(const AfterCombatEntry&, const AfterCombatEntry&) = default;
 };
@@ -126,6 +132,8 @@ inline void hash_after_combat(Hasher& h, const AfterCombatState& a, const std::v
     h.u32(e.round);
     h.real(e.ground);
     h.boolean(e.executed);
+    h.u64(e.unbound.size());
+    for (auto i : e.unbound) h.u32(i);
   }
   h.boolean(a.done);
   h.u32(a.move_turn);

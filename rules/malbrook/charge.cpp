@@ -107,6 +107,22 @@ void translate(GameState& s, Brigade& b, Vec2 d) {
 // How far `poly` may travel along dir before meeting `other`: first contact,
 // except that something it already touches only stops it if moving on would
 // push into it (sliding past a neighbour is no contact).
+// A refused flank's stepped-back bases enter no other unit (touching is fine).
+bool refused_base_clear(const GameState& s, const Brigade& b, const Pose& end) {
+  for (const auto& r : pose_bases(end)) {
+    for (const auto& o : s.brigades) {
+      if (o.id == b.id || !unit_on_table(o)) continue;
+      for (const auto& ob : footprint(o)) {
+        if (overlaps(r, ob, 1e-6)) return false;
+      }
+    }
+    for (const auto& g : s.guns) {
+      if (unit_on_table(g) && overlaps(r, footprint(g), 1e-6)) return false;
+    }
+  }
+  return true;
+}
+
 std::optional<double> first_hit(const Polygon& poly, Vec2 dir, double max, const Polygon& other) {
   auto t = first_contact(poly, dir, max, other);
   if (!t) return std::nullopt;
@@ -696,7 +712,36 @@ void apply_charge_responses(GameState& s, const std::vector<Decision>& ds, const
       r.response = ChargeResponse::kStand;
     } else if (opt == "refuse_flank") {
       r.response = ChargeResponse::kRefuseFlank;
-      e.text = id + " steps back an end base to refuse its flank to " + against + ".";
+      // The movement phase's step back (manoeuvre.hpp "refuse_step_back"):
+      // the end base on the charger's side steps back as far as it may, up
+      // to 1", without entering another unit (RULINGS C5).
+      const Brigade* ch = s.find_brigade(against);
+      const Vec2 from = ch != nullptr ? env_of(*ch).center : b->position;
+      OrderStep st;
+      st.action = "refuse_step_back";
+      st.pivot = dot(from - env_of(*b).center, facing_unit(b->facing_deg + 90)) > 0 ? "right" : "left";
+      st.target = "1";
+      StepContext ctx;
+      ctx.who = "Brigade " + id;
+      ctx.grade = b->grade;
+      e.text = id + " refuses its " + st.pivot + " flank to " + against + ": ";
+      bool placed = false;
+      std::string why = "no room to step back";
+      for (double back : {1.0, 0.75, 0.5, 0.25}) {
+        st.distance = back;
+        auto eff = manoeuvre_step(pose_of(*b), st, ctx);
+        if (!eff) {
+          why = eff.error().reason;
+          break;
+        }
+        if (!refused_base_clear(s, *b, eff->end)) continue;
+        apply_pose(*b, eff->end);
+        translate(s, *b, Vec2{});  // attached leaders follow
+        e.text += "the end base steps back " + in(back) + ".";
+        placed = true;
+        break;
+      }
+      if (!placed) e.text += why + "; the end base faces it where it stands.";
     } else {
       e.text = id + " stands to receive the charge of " + against + ".";
     }

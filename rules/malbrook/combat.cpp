@@ -311,33 +311,10 @@ bool supported(const GameState& s, const Brigade& b, const std::vector<const Bod
 
 // "Bases in Combat" (RULINGS C8).
 int bases_in_combat(const Brigade& b, const std::vector<const Body*>& enemies) {
-  if (b.type == TroopType::kCivilians) return 0;
-  const std::vector<OrientedRect> bases = pose_bases(pose_of(b));
-  const int n = static_cast<int>(bases.size());
-  const int front = unformed(b) ? n : std::min(n, std::max(1, bases_per_rank(b.formation, b.bases)));
-  std::vector<bool> contact(static_cast<std::size_t>(n), false);
-  std::vector<bool> near(static_cast<std::size_t>(n), false);
-  for (int i = 0; i < n; ++i) {
-    const Polygon p = bases[static_cast<std::size_t>(i)].polygon();
-    for (const Body* e : enemies) {
-      if (distance(p, e->poly) <= kContactGap) contact[static_cast<std::size_t>(i)] = true;
-      if (i < front) {
-        const bool in_reach = unformed(b) ? distance(p, e->poly) <= kFootCombat + kEps
-                                          : intersects(front_arc_polygon(bases[static_cast<std::size_t>(i)], kFootCombat), e->poly);
-        if (in_reach) near[static_cast<std::size_t>(i)] = true;
-      }
-    }
-  }
-  int in_contact = 0;
-  int counted = 0;
-  for (int i = 0; i < n; ++i) {
-    in_contact += contact[static_cast<std::size_t>(i)] ? 1 : 0;
-    counted += (contact[static_cast<std::size_t>(i)] || near[static_cast<std::size_t>(i)]) ? 1 : 0;
-  }
-  // Cavalry: the bases in contact; only when none is (foot came within 1"
-  // of them) the front-rank bases with the enemy within 1" to their front.
-  if (is_cavalry(b.type) && in_contact > 0) return in_contact;
-  return counted;
+  std::vector<Polygon> polys;
+  for (const Body* e : enemies) polys.push_back(e->poly);
+  const auto mask = base_in_combat(b, polys);
+  return static_cast<int>(std::count(mask.begin(), mask.end(), true));
 }
 
 bool single_rank(const Brigade& b) {
@@ -1022,6 +999,34 @@ Verdict combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice& d
   resolve_all_combats(s, dice, events);
   s.combat.stage = CombatStage::kResolved;
   return Ok{};
+}
+
+
+std::vector<bool> base_in_combat(const Brigade& b, const std::vector<Polygon>& enemies) {
+  const std::vector<OrientedRect> bases = pose_bases(pose_of(b));
+  const std::size_t n = bases.size();
+  if (b.type == TroopType::kCivilians) return std::vector<bool>(n, false);
+  const std::size_t front = unformed(b) ? n : std::min(n, static_cast<std::size_t>(std::max(1, bases_per_rank(b.formation, b.bases))));
+  std::vector<bool> contact(n, false);
+  std::vector<bool> near(n, false);
+  for (std::size_t i = 0; i < n; ++i) {
+    const Polygon p = bases[i].polygon();
+    for (const Polygon& e : enemies) {
+      if (distance(p, e) <= kContactGap) contact[i] = true;
+      if (i < front) {
+        const bool in_reach = unformed(b) ? distance(p, e) <= kFootCombat + kEps
+                                          : intersects(front_arc_polygon(bases[i], kFootCombat), e);
+        if (in_reach) near[i] = true;
+      }
+    }
+  }
+  // Cavalry: the bases in contact; only when none is (foot came within 1"
+  // of them) the front-rank bases with the enemy within 1" to their front.
+  const bool any_contact = std::find(contact.begin(), contact.end(), true) != contact.end();
+  if (is_cavalry(b.type) && any_contact) return contact;
+  std::vector<bool> out(n, false);
+  for (std::size_t i = 0; i < n; ++i) out[i] = contact[i] || near[i];
+  return out;
 }
 
 }  // namespace galloper::rules::malbrook

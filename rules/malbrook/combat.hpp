@@ -39,6 +39,7 @@
 namespace galloper::rules::malbrook {
 
 struct GameState;
+struct Brigade;
 
 // The Combat Results table, full text (RULINGS C12: the quick reference's
 // bands differ; the full text wins):
@@ -227,6 +228,11 @@ std::optional<CombatResult> assess_combat_of(const GameState& state, std::string
 // Rolls both sides' dice (a first) and sets faces, hits, the difference,
 // the bands and the loser. Applies nothing.
 void roll_combat(CombatResult& result, Dice& dice);
+
+// "Bases in Combat" one base at a time (RULINGS C8), in footprint order
+// (basing.hpp), against the enemies' outlines: `bases_in_combat` counts them;
+// after_combat.hpp finds the bases "bound by the result" from them.
+std::vector<bool> base_in_combat(const Brigade& b, const std::vector<Polygon>& enemies);
 
 // After-combat options for one brigade from the table (CombatBrigade::options).
 std::vector<AfterAction> after_combat_options(const CombatBrigade& part, CombatBand band, const CombatSide& enemy,

@@ -1289,36 +1289,14 @@ void do_merge(GameState& s, const std::string& mover_id, const std::string& targ
   place_attached_leaders(s, *s.find_brigade(target_id));
 }
 
+// The split order: the last `n` bases (a line's rightmost, a column's rear).
 void do_split(GameState& s, const std::string& id, const std::string& new_id, std::uint32_t n,
               std::vector<Event>& events) {
-  Brigade* b = const_cast<Brigade*>(s.find_brigade(id));
+  const Brigade* b = s.find_brigade(id);
   if (b == nullptr) return;
-  const auto bases = pose_bases(pose_of(*b));
-  const std::size_t keep = bases.size() - n;
-  std::vector<OrientedRect> kept(bases.begin(), bases.begin() + static_cast<std::ptrdiff_t>(keep));
-  std::vector<OrientedRect> off(bases.begin() + static_cast<std::ptrdiff_t>(keep), bases.end());
-  Brigade nb = *b;
-  nb.id = new_id;
-  nb.name = b->name + " (" + new_id + ")";
-  nb.bases = n;
-  nb.position = envelope(off, b->facing_deg).front_mid();
-  // "each new brigade takes on all the DPs of the original parent brigade"
-  b->bases = static_cast<std::uint32_t>(keep);
-  b->position = envelope(kept, b->facing_deg).front_mid();
-  if (!b->base_poses.empty()) {
-    // Unformed bases placed one by one stay where they stand.
-    nb.base_poses = poses_of(off);
-    b->base_poses = poses_of(kept);
-  }
-  Event e;
-  e.kind = "split";
-  e.text = id + " splits: " + std::to_string(n) + " bases form " + new_id + ", both with " + std::to_string(b->dps) +
-           " DPs.";
-  e.subjects = {id, new_id};
-  e.where = {b->position, nb.position};
-  events.push_back(std::move(e));
-  place_attached_leaders(s, *b);
-  s.brigades.push_back(std::move(nb));
+  std::vector<std::size_t> off;
+  for (std::size_t i = b->bases - n; i < b->bases; ++i) off.push_back(i);
+  split_brigade(s, id, new_id, off, events);
 }
 
 // Moves a skirmisher directly away from `threat` until 2" clear. False (and
@@ -1766,6 +1744,77 @@ std::vector<std::uint32_t> cavalry_dice_allowed(const Brigade& b, std::uint32_t 
 }
 
 std::uint32_t max_move_avd(const Brigade& b) { return is_cavalry(b.type) ? 2 : 1; }
+
+namespace {
+
+// The formation whose layout puts `n` bases exactly on `rects` (in layout
+// order), trying `first` before a line and a march column; none: empty.
+std::optional<Formation> formation_laying_out(const Brigade& b, const std::vector<OrientedRect>& rects,
+                                              Formation first) {
+  const BaseSize size = base_size(b.type, b.style);
+  const Vec2 front_mid = envelope(rects, b.facing_deg).front_mid();
+  for (Formation f : {first, Formation::kLine, Formation::kMarchColumn}) {
+    if (f == Formation::kUnformed) continue;
+    const auto laid = layout(front_mid, b.facing_deg, size, static_cast<std::uint32_t>(rects.size()), f);
+    bool same = laid.size() == rects.size();
+    for (std::size_t i = 0; same && i < laid.size(); ++i) {
+      same = distance(laid[i].center, rects[i].center) < 1e-6 &&
+             std::abs(angle_diff_deg(laid[i].facing_deg, rects[i].facing_deg)) < 1e-6;
+    }
+    if (same) return f;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void split_brigade(GameState& s, const std::string& id, const std::string& new_id, const std::vector<std::size_t>& off_idx,
+                   std::vector<Event>& events) {
+  Brigade* b = const_cast<Brigade*>(s.find_brigade(id));
+  if (b == nullptr) return;
+  const auto bases = pose_bases(pose_of(*b));
+  std::vector<OrientedRect> kept;
+  std::vector<OrientedRect> off;
+  for (std::size_t i = 0; i < bases.size(); ++i) {
+    (std::find(off_idx.begin(), off_idx.end(), i) != off_idx.end() ? off : kept).push_back(bases[i]);
+  }
+  if (off.empty() || kept.empty()) return;
+  Brigade nb = *b;
+  nb.id = new_id;
+  nb.name = b->name + " (" + new_id + ")";
+  nb.bases = static_cast<std::uint32_t>(off.size());
+  nb.position = envelope(off, b->facing_deg).front_mid();
+  // "each new brigade takes on all the DPs of the original parent brigade"
+  b->bases = static_cast<std::uint32_t>(kept.size());
+  b->position = envelope(kept, b->facing_deg).front_mid();
+  if (!b->base_poses.empty()) {
+    // Unformed bases placed one by one stay where they stand.
+    nb.base_poses = poses_of(off);
+    b->base_poses = poses_of(kept);
+  } else {
+    // A laid-out part stands in the formation that puts its bases where they
+    // are; a part no formation fits (e.g. a broken-off corner of a field
+    // column) is unformed with its bases where they stand (RULINGS M18).
+    for (auto* part : {b, &nb}) {
+      const auto& rects = part == b ? kept : off;
+      if (auto f = formation_laying_out(*part, rects, part->formation)) {
+        part->formation = *f;
+      } else {
+        part->formation = Formation::kUnformed;
+        part->base_poses = poses_of(rects);
+      }
+    }
+  }
+  Event e;
+  e.kind = "split";
+  e.text = id + " splits: " + std::to_string(off.size()) + " bases form " + new_id + ", both with " +
+           std::to_string(b->dps) + " DPs.";
+  e.subjects = {id, new_id};
+  e.where = {b->position, nb.position};
+  events.push_back(std::move(e));
+  place_attached_leaders(s, *b);
+  s.brigades.push_back(std::move(nb));
+}
 
 FastMove roll_fast_move(Dice& dice, const Brigade& b, bool initial) {
   FastMove m;

@@ -34,6 +34,7 @@
 // movement_pending() is empty once the phase is over for the acting armies.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -92,6 +93,18 @@ void record_move_dice(Brigade& b, std::uint32_t turn, std::uint32_t dice);
 std::uint32_t move_dice_last_turn(const Brigade& b, std::uint32_t turn);
 // The dice counts a cavalry brigade may roll this turn (0..3), in order.
 std::vector<std::uint32_t> cavalry_dice_allowed(const Brigade& b, std::uint32_t turn);
+
+// ---- Merging and splitting ----
+// "A brigade may also split into two or more smaller brigades ... each new
+// brigade takes on all the DPs of the original parent brigade": the bases
+// `off` (indices in footprint order, basing.hpp) form the new brigade `new_id`
+// where they stand, the rest stay `id` (with its attached leaders). Placed
+// bases keep their poses; laid-out parts stand in the formation that puts
+// their bases where they were, else unformed (RULINGS M18). The movement
+// phase's `split` step and the after-combat splits (after_combat.hpp) use it.
+// Appends to state.brigades: references into it do not survive the call.
+void split_brigade(GameState& state, const std::string& id, const std::string& new_id,
+                   const std::vector<std::size_t>& off, std::vector<Event>& events);
 
 // ---- Fast moves (rout, pursuit, evade, retire), for the combat phase ----
 // "The maximum possible number of dice must be used": foot 1 AvD + D6,

@@ -84,7 +84,8 @@ void fields(Ar& ar, either<GameResult> auto& r) {
 
 template <class Ar>
 void fields(Ar& ar, either<AfterCombatEntry> auto& e) {
-  GALLOPER_FIELDS(e, combat, brigade, army, result, options, enemies, decided, chosen, round, ground, executed);
+  GALLOPER_FIELDS(e, combat, brigade, army, result, options, enemies, decided, chosen, round, ground, executed,
+                  unbound);
 }
 
 template <class Ar>
@@ -253,7 +254,7 @@ constexpr MessageKind last_of(MessageKind) { return MessageKind::kReassign; }
 constexpr MoveStage last_of(MoveStage) { return MoveStage::kDone; }
 constexpr MoveMode last_of(MoveMode) { return MoveMode::kRoad; }
 constexpr MoraleCauseKind last_of(MoraleCauseKind) { return MoraleCauseKind::kLeaderRouting; }
-constexpr AfterAction last_of(AfterAction) { return AfterAction::kRemainWithDp; }
+constexpr AfterAction last_of(AfterAction) { return AfterAction::kRetireHaltShort; }
 constexpr CombatBand last_of(CombatBand) { return CombatBand::kBreak; }
 constexpr CombatStage last_of(CombatStage) { return CombatStage::kResolved; }
 constexpr ChargeResponse last_of(ChargeResponse) { return ChargeResponse::kRefuseFlank; }

@@ -8,6 +8,7 @@
 
 #include "rules/core/dice.hpp"
 #include "rules/malbrook/after_combat.hpp"
+#include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/combat.hpp"
 #include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/manoeuvre.hpp"
@@ -392,6 +393,225 @@ TEST(FreeHack, DistributionMatchesTheBinomial) {
   }
   EXPECT_LT(chi2, 18.47) << "chi-squared, 4 degrees of freedom, p = 0.001: " << counts[0] << " " << counts[1] << " "
                          << counts[2] << " " << counts[3] << " " << counts[4];
+}
+
+
+// ---- Only the bases in combat are bound; splitting (RULINGS AC5) ----
+
+// fr_b1 as a line of 6 (13..19) against a single Allied base ½" off its
+// middle: the two bases facing it (and no others) are in combat.
+GameState six_against_one() {
+  GameState s = facing_off();
+  brigade(s, "fr_b2").position = {26, 10};
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.bases = 6;
+  fr.dps = 2;
+  brigade(s, "al_b1").bases = 1;
+  return s;
+}
+
+TEST(AfterCombat, OnlyTheBasesInCombatRetireTheFlanksSplitOffAndRemainInPlace) {
+  GameState s = six_against_one();
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  ASSERT_EQ(s.combat.results.size(), 1u);
+  FixedDice dice{3, 3};  // 1 AvD 3 + D6 3 = 3", +½" a die initial: 4"
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  ASSERT_TRUE(after_combat_done(s));
+  const AfterCombatEntry& e = s.after_combat.entries[0];
+  // In combat (C8): the bases whose 45° front arcs reach the Allied base
+  // within 1" -- all but the two ends.
+  EXPECT_EQ(e.unbound, (std::vector<std::uint32_t>{0, 5}));
+  // The bound part keeps the id and retires, unformed, straight back 4".
+  const Brigade& fr = brigade(s, "fr_b1");
+  EXPECT_EQ(fr.bases, 4u);
+  EXPECT_TRUE(fr.has(Status::kRetiring));
+  EXPECT_EQ(fr.formation, Formation::kUnformed);
+  EXPECT_NEAR(fr.position.x, 16, 1e-6);
+  EXPECT_NEAR(std::abs(fr.position.y - 10), 4.0, 1e-6);
+  // The flanks were not in combat: two new brigades, in line where they
+  // stood, with the parent's DPs, not retiring.
+  const Brigade& left = brigade(s, "fr_b1_1");
+  const Brigade& right = brigade(s, "fr_b1_2");
+  for (const Brigade* p : {&left, &right}) {
+    EXPECT_EQ(p->bases, 1u);
+    EXPECT_EQ(p->formation, Formation::kLine);
+    EXPECT_TRUE(p->base_poses.empty());
+    EXPECT_EQ(p->dps, 2u);
+    EXPECT_FALSE(p->has(Status::kRetiring));
+    EXPECT_FALSE(p->has(Status::kMoved));
+    EXPECT_NEAR(p->position.y, 10, 1e-9);
+  }
+  EXPECT_NEAR(left.position.x, 13.5, 1e-9);
+  EXPECT_NEAR(right.position.x, 18.5, 1e-9);
+  EXPECT_TRUE(has_event(ev, "split"));
+}
+
+TEST(AfterCombat, RemainingInPlaceSplitsNothing) {
+  GameState s = six_against_one();
+  add_combat(s, 1, {AfterAction::kRemain}, {AfterAction::kRemain});
+  FixedDice none{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, none, ev);
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 6u);
+  EXPECT_EQ(s.find_brigade("fr_b1_1"), nullptr);
+  EXPECT_FALSE(has_event(ev, "split"));
+}
+
+TEST(AfterCombat, AWholeFrontInCombatIsBoundWhole) {
+  GameState s = facing_off();  // 4 bases against 4
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_TRUE(s.after_combat.entries[0].unbound.empty());
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 4u);
+  EXPECT_FALSE(has_event(ev, "split"));
+}
+
+// An enemy base right behind fr_b1's rightmost base: that base cannot get
+// ½" away; it splits off, stays and loses its base; the rest retire.
+TEST(AfterCombat, APartlyBlockedRetireSplitsTheBlockedPartStaysAndTheRestRetire) {
+  GameState s = facing_off();
+  const auto rects = footprint(brigade(s, "fr_b1"));
+  const Vec2 back = facing_unit(brigade(s, "fr_b1").facing_deg + 180);
+  Brigade& al2 = brigade(s, "al_b2");
+  al2.bases = 1;
+  al2.facing_deg = brigade(s, "fr_b1").facing_deg + 180;  // facing fr_b1's rear
+  al2.position = rects[3].center + back * (rects[3].depth / 2 + 0.05);
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  const Brigade& fr = brigade(s, "fr_b1");
+  EXPECT_EQ(fr.bases, 3u);
+  EXPECT_TRUE(fr.has(Status::kRetiring));
+  EXPECT_TRUE(has_event(ev, "retire_blocked"));
+  // The blocked part (one base) took its casualty: destroyed where it stood.
+  const Brigade* part = s.find_brigade("fr_b1_1");
+  ASSERT_NE(part, nullptr);
+  EXPECT_EQ(part->bases, 0u);
+  EXPECT_FALSE(part->has(Status::kRetiring));
+}
+
+TEST(AfterCombat, APartlyBlockedRoutSurrendersTheBlockedPartToEnemyWithinTwoInches) {
+  GameState s = facing_off();
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.bases = 6;
+  brigade(s, "fr_b2").position = {26, 10};
+  const auto rects = footprint(fr);
+  const Vec2 back = facing_unit(fr.facing_deg + 180);
+  Brigade& al2 = brigade(s, "al_b2");
+  al2.bases = 2;
+  al2.facing_deg = fr.facing_deg + 180;
+  al2.position = (rects[4].center + rects[5].center) * 0.5 + back * (rects[5].depth / 2 + 0.05);
+  add_combat(s, -8, {AfterAction::kRout}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 4u);
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kRouting));
+  const Brigade& part = brigade(s, "fr_b1_1");
+  EXPECT_EQ(part.bases, 1u);  // 2, less the casualty
+  EXPECT_TRUE(part.has(Status::kSurrendered));
+  EXPECT_TRUE(has_event(ev, "surrendered"));
+}
+
+// ---- Retire: halting short once behind an obstacle (RULINGS AC4) ----
+
+// A hedge 1" behind fr_b1's rear edge, across its whole retreat.
+GameState hedge_behind() {
+  GameState s = facing_off();
+  const Brigade& fr = brigade(s, "fr_b1");
+  const Vec2 back = facing_unit(fr.facing_deg + 180);
+  const Vec2 rear = fr.position + back * footprint(fr)[0].depth;
+  Feature f;
+  f.id = "hedge";
+  f.kind = TerrainKind::kHedge;
+  f.points = {rear + back * 1.0 + Vec2{-6, 0}, rear + back * 1.0 + Vec2{6, 0}};
+  s.features = {f};
+  s.terrain = make_terrain_map(s.features);
+  return s;
+}
+
+TEST(AfterCombat, AForcedRetireMayHaltOnceBehindAnObstacle) {
+  GameState s = hedge_behind();
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};  // 4"
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  const auto ds = after_combat_pending(s);
+  ASSERT_EQ(ids(ds), (std::vector<std::string>{"after/fr_b1"}));
+  ASSERT_EQ(ds[0].options.size(), 2u);
+  EXPECT_EQ(ds[0].options[0].id, "retire");
+  EXPECT_EQ(ds[0].options[1].id, "retire_halt");
+  EXPECT_EQ(ds[0].default_option, "retire");
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "retire_halt")}, dice, ev);
+  // Past the hedge: 1" to it, the brigade's 1" depth, and a little more.
+  const double moved = std::abs(brigade(s, "fr_b1").position.y - 10);
+  EXPECT_GT(moved, 2.0);
+  EXPECT_LT(moved, 2.2);
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kRetiring));
+  EXPECT_TRUE(s.terrain.obstacles_crossed(footprint(brigade(s, "fr_b1"))[0].polygon()).empty());
+}
+
+TEST(AfterCombat, AFullRetireGoesOnPastTheObstacle) {
+  GameState s = hedge_behind();
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "retire")}, dice, ev);
+  EXPECT_NEAR(std::abs(brigade(s, "fr_b1").position.y - 10), 4.0, 1e-6);
+}
+
+TEST(AfterCombat, NoObstacleToGetBehindNothingToAsk) {
+  GameState s = facing_off();
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_TRUE(after_combat_pending(s).empty());
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kRetiring));
+}
+
+TEST(AfterCombat, HaltingShortIsCheckedLikeAnyOption) {
+  GameState s = facing_off();
+  s.combat.turn = s.turn;
+  s.combat.stage = CombatStage::kResolved;  // the engine is in the after-combat sub-step
+  add_combat(s, -5, {AfterAction::kRetire, AfterAction::kRemain}, {AfterAction::kRemain});
+  FixedDice none{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, none, ev);
+  // No obstacle behind: "retire_halt" is not an option, and the engine says so.
+  const Answer a = option_answer("after/fr_b1", "fr/left", "retire_halt");
+  auto v = check(s, a);
+  ASSERT_FALSE(v.ok());
+  EXPECT_EQ(v.error().code, "bad_option");
+  auto r = resolve(s, {a}, none);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().code, "bad_option");
+}
+
+TEST(AfterCombatMovement, AContinuedRetireMayHaltOnceBehindAnObstacle) {
+  GameState s = hedge_behind();
+  s.phase = Phase::kMovement;
+  brigade(s, "al_b1").position = {16, 12};
+  Brigade& b = brigade(s, "fr_b1");
+  b.status = bit(Status::kRetiring);
+  make_unformed(b);
+  FixedDice none{};
+  std::vector<Event> ev;
+  begin_movement_half(s, none, ev);
+  const auto ds = retire_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  ASSERT_EQ(ds[0].options.size(), 3u);
+  EXPECT_EQ(ds[0].options[1].id, "continue_halt");
+  FixedDice dice{4, 4};  // 4" (not initial)
+  resolve_retire_choices(s, {option_answer("retire/fr_b1", "fr/left", "continue_halt")}, dice, ev);
+  const double moved = distance(brigade(s, "fr_b1").position, {16, 10});
+  EXPECT_GT(moved, 2.0);
+  EXPECT_LT(moved, 2.6);
 }
 
 }  // namespace

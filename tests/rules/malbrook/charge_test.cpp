@@ -11,6 +11,8 @@
 #include "rules/core/dice.hpp"
 #include "rules/malbrook/charge.hpp"
 #include "rules/malbrook/combat.hpp"
+#include "rules/malbrook/basing.hpp"
+#include "rules/malbrook/manoeuvre.hpp"
 #include "rules/malbrook/movement.hpp"
 #include "tests/rules/malbrook/combat_helpers.hpp"
 
@@ -264,6 +266,45 @@ TEST(ChargeFlow, FlankChargeFromBehindTheFlankUnlessRefused) {
     EXPECT_EQ(r.b.bases, 2) << response;
     EXPECT_EQ(r.a.bases, 2) << response;  // the horse bases touching the flank
   }
+}
+
+// The refusing base is placed as the movement phase's "refuse_step_back"
+// places it (RULINGS C5, M21): the end base on the charger's side, 1" back.
+TEST(ChargeFlow, RefusingTheFlankStepsTheEndBaseBackAsTheMovementPhaseDoes) {
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {21, 12.9}, 270),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 13}, 180)});
+  const Brigade before = brigade(s, "al_b1");
+  std::vector<Event> ev;
+  std::vector<int> faces{4, 4};
+  for (int i = 0; i < 20; ++i) faces.push_back(1);
+  FixedDice dice(faces);
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"response/al_b1", "refuse_flank"}}, dice, ev).ok());
+  const Brigade& al = brigade(s, "al_b1");
+  ASSERT_TRUE(has_refused_flank(pose_of(al)));
+  // The same pose as the movement phase's step.
+  OrderStep st;
+  st.action = "refuse_step_back";
+  st.pivot = "left";  // facing south, the horse come from the east: the left flank
+  st.target = "1";
+  st.distance = 1.0;
+  StepContext ctx;
+  ctx.grade = before.grade;
+  const auto eff = manoeuvre_step(pose_of(before), st, ctx);
+  ASSERT_TRUE(eff.ok());
+  EXPECT_EQ(al.base_poses, eff->end.base_poses);
+  // Only the eastern end base moved, 1" back (north).
+  const auto was = footprint(before);
+  const auto now = footprint(al);
+  ASSERT_EQ(now.size(), was.size());
+  int moved = 0;
+  for (std::size_t i = 0; i < now.size(); ++i) {
+    if (distance(now[i].center, was[i].center) < 1e-9) continue;
+    ++moved;
+    EXPECT_NEAR(now[i].center.y - was[i].center.y, 1.0, 1e-9);
+    EXPECT_GT(was[i].center.x, 17);
+  }
+  EXPECT_EQ(moved, 1);
 }
 
 TEST(ChargeFlow, ALOutranceAgainstCavalryAddsTwoAndTakesTwoDpsWhenInconclusive) {
