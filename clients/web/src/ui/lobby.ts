@@ -256,7 +256,7 @@ function settingsFields(): { root: HTMLElement; read: () => SettingsForm; focus:
       ...row("webhookFormat", "Webhook format", select("webhookFormat", WEBHOOK_CHOICES)),
       ...row("webhookDelivery", "Webhook sends", select("webhookDelivery", DELIVERY_CHOICES)),
       ...row("digestTime", "Digest time", input("digestTime", { placeholder: "HH:MM" }), "daily digests go then, in the time zone above (UTC if none); empty: at the daily deadline, else midnight"),
-      ...row("botSeats", "Bot plays", input("botSeats", { type: "text", placeholder: "e.g. allies/left, french/army" }), "seat ids, comma-separated: army/wing, or army/army for a Marshal's own troops; the server refuses any other"),
+      ...row("botSeats", "Bot plays", input("botSeats", { type: "text", placeholder: "e.g. allies/left, french/army" }), "seat ids, comma-separated: <army>/<wing>, or <army>/army for a Marshal's own troops; the server refuses any other"),
     ),
   );
   return {
