@@ -36,7 +36,7 @@ test("bot seats from the form and the umpire console; the game moves on without 
   const problems = [];
   const { browser, base } = harness;
   // A loopback webhook nobody listens on: as a daily digest it is not called during the test.
-  const { organiser, invites } = await createDemoGame(browser, base, "Bot seats test", problems, {
+  const { organiser, lobby, invites } = await createDemoGame(browser, base, "Bot seats test", problems, {
     botSeats: BOT_ON_CREATE,
     webhookUrl: "http://127.0.0.1:9/digest",
     webhookDelivery: "daily",
@@ -45,6 +45,21 @@ test("bot seats from the form and the umpire console; the game moves on without 
   });
   const seats = invites.map((i) => i.seat);
   assert.ok(seats.includes(BOT_ON_CREATE), `the demo has the seat ${BOT_ON_CREATE}: ${seats.join(", ")}`);
+  // A seat the scenario does not have: the server's refusal, in the lobby, word for word.
+  const gameId = await lobby.locator('[data-testid="invites"]').getAttribute("data-game-id");
+  await lobby.locator('[data-testid="setting-botSeats"]').fill("allies/nowhere");
+  await lobby.locator('[data-testid="create-game"]').click();
+  const lobbyError = lobby.locator(".lobby .error-box");
+  await lobbyError.waitFor({ state: "visible", timeout: 10_000 });
+  assert.match(await lobbyError.innerText(), /^INVALID_ARGUMENT: bot_seats: 'allies\/nowhere' is not a player seat of this scenario/);
+  assert.equal(await lobby.locator('[data-testid="invites"]').getAttribute("data-game-id"), gameId, "the invitations shown are still the first game's");
+  await lobby.locator(".games .card-head button").click();
+  await lobby.waitForTimeout(300);
+  assert.deepEqual(
+    await lobby.locator('[data-testid="games"] tbody tr').evaluateAll((trs) => trs.map((tr) => tr.dataset.gameId)),
+    [gameId],
+    "nothing created by the refused form",
+  );
   const umpireInvite = invites.find((i) => i.seat === "umpire");
   const playerInvite = invites.find((i) => i.seat === "allies/army");
   assert.ok(umpireInvite && playerInvite, `umpire and allies/army: ${seats.join(", ")}`);
