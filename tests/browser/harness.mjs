@@ -259,14 +259,17 @@ export function onePerSide(invites) {
 }
 
 // Sends one umpire-console action from a page and waits for its outcome
-// ("done" or "refused"); returns [state, text].
-export async function umpireAct(page, { action, reason = "", deadline, text, result, toStep }) {
+// ("done" or "refused"); returns [state, text]. `botSeat` and `bot` ("yes"
+// hands the seat to the bot, "no" takes it back) are setBotSeat's.
+export async function umpireAct(page, { action, reason = "", deadline, text, result, toStep, botSeat, bot }) {
   const con = page.locator('[data-testid="umpire-console"]');
   await con.locator('[data-testid="umpire-action"]').selectOption(action);
   if (deadline !== undefined) await con.locator('[data-testid="umpire-deadline"]').fill(deadline);
   if (text !== undefined) await con.locator('[data-testid="umpire-text"]').fill(text);
   if (result !== undefined) await con.locator('[data-testid="umpire-result-text"]').fill(result);
   if (toStep !== undefined) await con.locator('[data-testid="umpire-to-step"]').fill(String(toStep));
+  if (botSeat !== undefined) await con.locator('[data-testid="umpire-bot-seat"]').fill(botSeat);
+  if (bot !== undefined) await con.locator('[data-testid="umpire-bot-choice"]').selectOption(bot);
   await con.locator('[data-testid="umpire-reason"]').fill(reason);
   const outcome = con.locator('[data-testid="umpire-outcome"]');
   // Clear the previous outcome so the wait sees this one.

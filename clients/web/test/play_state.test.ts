@@ -9,6 +9,7 @@ import {
   initialPlayState,
   namedIds,
   playReducer,
+  seatChips,
   seatPhase,
   seatStanding,
   unanswered,
@@ -195,6 +196,26 @@ describe("playReducer: SeatStatus", () => {
     s = playReducer(s, { type: "seatStatus", status: create(SeatStatusSchema, { gameId: "g1", step: 4n }) });
     expect(s.owing).toEqual([]);
     expect(s.seatStatusStep).toBe(4n);
+  });
+
+  it("marks the bot's seats, owing or not, and follows the server's list", () => {
+    let s = run({
+      type: "seatStatus",
+      status: create(SeatStatusSchema, { gameId: "g1", step: 5n, owing: ["red/army", "blue/left"], locked: ["blue/left"], bots: ["blue/left", "blue/right"] }),
+    });
+    expect(seatChips(s, "red/army")).toEqual([
+      { seat: "red/army", standing: "owes", bot: false, mine: true },
+      { seat: "blue/left", standing: "locked", bot: true, mine: false },
+      { seat: "blue/right", standing: "free", bot: true, mine: false },
+    ]);
+    // The umpire takes blue/left back: the next status says so.
+    s = playReducer(s, { type: "seatStatus", status: create(SeatStatusSchema, { gameId: "g1", step: 5n, owing: ["red/army"], bots: ["blue/right"] }) });
+    expect(s.bots).toEqual(["blue/right"]);
+    expect(seatChips(s, "umpire").map((c) => [c.seat, c.bot])).toEqual([
+      ["red/army", false],
+      ["blue/right", true],
+    ]);
+    expect(seatChips(initialPlayState("g1"), "umpire")).toEqual([]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MissedDeadline, PlayMode, Vision, WebhookFormat } from "@gen/galloper/v1/protocol_pb";
-import { defaultSettingsForm, describeSettings, formatDuration, settingsFromForm } from "../src/game/settings";
+import { defaultSettingsForm, describeSettings, formatDuration, parseSeatList, settingsFromForm } from "../src/game/settings";
 
 describe("settings form -> GameSettings", () => {
   it("takes a daily deadline in a time zone instead of a duration", () => {
@@ -30,6 +30,52 @@ describe("settings form -> GameSettings", () => {
     expect(r.settings.missedDeadline).toBe(MissedDeadline.HOLD);
     expect(r.settings.maxPlayerPauses).toBe(0);
     expect(r.settings.webhooks).toEqual([]);
+    expect(r.settings.botSeats).toEqual([]);
+    expect(r.settings.digestTime).toBe("");
+    expect(r.settings.timeZone).toBe("");
+  });
+
+  it("lists the seats the bot plays, as typed, for the server to check", () => {
+    expect(parseSeatList(" red/left, blue/army\nblue/right ,, ")).toEqual(["red/left", "blue/army", "blue/right"]);
+    expect(parseSeatList("   ")).toEqual([]);
+    const r = settingsFromForm({ ...defaultSettingsForm, botSeats: "allies/left  french/army" });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.settings.botSeats).toEqual(["allies/left", "french/army"]);
+    expect(Object.fromEntries(describeSettings(r.settings).map((x) => [x.key, x.value])).bots).toBe("allies/left, french/army");
+    const none = settingsFromForm(defaultSettingsForm);
+    if (!none.ok) throw new Error(none.message);
+    expect(describeSettings(none.settings).find((x) => x.key === "bots")?.value).toBe("none");
+  });
+
+  it("sends the webhook as a daily digest at the digest time, in the time zone", () => {
+    const r = settingsFromForm({ ...defaultSettingsForm, webhookUrl: "https://example.org/h", webhookDelivery: "daily", digestTime: "18:30", timeZone: "Europe/Paris" });
+    if (!r.ok) throw new Error(r.message);
+    expect(r.settings.webhooks.map((w) => [w.url, w.dailyDigest])).toEqual([["https://example.org/h", true]]);
+    expect(r.settings.digestTime).toBe("18:30");
+    expect(r.settings.timeZone).toBe("Europe/Paris");
+    expect(r.settings.dailyDeadline).toBe("");
+    expect(describeSettings(r.settings).find((x) => x.key === "webhooks")?.value).toBe("1, all as a daily digest at 18:30 Europe/Paris");
+    // Without a digest time: at the daily deadline, else midnight; UTC without a zone.
+    const atDeadline = settingsFromForm({ ...defaultSettingsForm, webhookUrl: "https://x.org", webhookDelivery: "daily", dailyDeadline: "20:00", timeZone: "UTC" });
+    if (!atDeadline.ok) throw new Error(atDeadline.message);
+    expect(describeSettings(atDeadline.settings).find((x) => x.key === "webhooks")?.value).toBe("1, all as a daily digest at 20:00 UTC");
+    const midnight = settingsFromForm({ ...defaultSettingsForm, webhookUrl: "https://x.org", webhookDelivery: "daily" });
+    if (!midnight.ok) throw new Error(midnight.message);
+    expect(describeSettings(midnight.settings).find((x) => x.key === "webhooks")?.value).toBe("1, all as a daily digest at 00:00 UTC");
+    // Each event: no digest.
+    const each = settingsFromForm({ ...defaultSettingsForm, webhookUrl: "https://x.org" });
+    if (!each.ok) throw new Error(each.message);
+    expect(each.settings.webhooks[0].dailyDigest).toBe(false);
+    expect(describeSettings(each.settings).find((x) => x.key === "webhooks")?.value).toBe("1");
+  });
+
+  it("refuses a digest it cannot send", () => {
+    expect(settingsFromForm({ ...defaultSettingsForm, digestTime: "6pm" })).toMatchObject({ ok: false, field: "digestTime" });
+    expect(settingsFromForm({ ...defaultSettingsForm, digestTime: "24:00" })).toMatchObject({ ok: false, field: "digestTime" });
+    expect(settingsFromForm({ ...defaultSettingsForm, webhookDelivery: "daily" })).toMatchObject({ ok: false, field: "webhookUrl" });
+    expect(settingsFromForm({ ...defaultSettingsForm, webhookUrl: "https://x.org", webhookDelivery: "weekly" })).toMatchObject({ ok: false, field: "webhookDelivery" });
+    // A digest time alone is fine: seats' own hooks may ask for digests.
+    expect(settingsFromForm({ ...defaultSettingsForm, digestTime: "07:00" })).toMatchObject({ ok: true, settings: { digestTime: "07:00", timeZone: "" } });
   });
 
   it("fills every field, minutes to seconds", () => {
@@ -47,6 +93,9 @@ describe("settings form -> GameSettings", () => {
       maxPauseMinutes: "1.5",
       webhookUrl: "https://example.org/hook",
       webhookFormat: "discord",
+      webhookDelivery: "each",
+      digestTime: "",
+      botSeats: "",
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;

@@ -39,6 +39,22 @@ describe("umpire console requests", () => {
     expect(umpireRequest(form({ kind: "setDeadline", reason: "r", deadline: "next week" }), NOW)).toMatchObject({ ok: false, field: "deadline" });
   });
 
+  it("hands a seat to the bot or takes it back, with the reason", () => {
+    expect(umpireRequest(form({ kind: "setBotSeat", reason: " player left ", seat: " red/left ", bot: "yes" }), NOW)).toEqual({
+      ok: true,
+      request: { reason: "player left", action: { case: "setBotSeat", value: { seat: "red/left", bot: true } } },
+    });
+    expect(umpireRequest(form({ kind: "setBotSeat", reason: "back", seat: "red/left", bot: "no" }), NOW)).toMatchObject({
+      ok: true,
+      request: { action: { case: "setBotSeat", value: { seat: "red/left", bot: false } } },
+    });
+    expect(umpireRequest(form({ kind: "setBotSeat", reason: "r", seat: "  ", bot: "yes" }), NOW)).toMatchObject({ ok: false, field: "seat" });
+    expect(umpireRequest(form({ kind: "setBotSeat", reason: "r", seat: "red/left" }), NOW)).toMatchObject({ ok: false, field: "bot" });
+    expect(umpireRequest(form({ kind: "setBotSeat", reason: " ", seat: "red/left", bot: "yes" }), NOW)).toMatchObject({ ok: false, field: "reason" });
+    // Whether the seat is a player seat is the server's call: "umpire" goes, and the server says no.
+    expect(umpireRequest(form({ kind: "setBotSeat", reason: "r", seat: "umpire", bot: "yes" }), NOW)).toMatchObject({ ok: true });
+  });
+
   it("reads deadlines as minutes from now, a date-time, or nothing", () => {
     expect(parseDeadline("", NOW)).toBe(0);
     expect(parseDeadline("0", NOW)).toBe(0);
@@ -49,7 +65,7 @@ describe("umpire console requests", () => {
 
   it("offers players pause and resume only", () => {
     expect(actionsFor("red/army").map((a) => a.kind)).toEqual(["pause", "resume"]);
-    expect(actionsFor("umpire").map((a) => a.kind)).toEqual(["pause", "resume", "forceResolve", "setDeadline", "broadcast", "endGame", "rewind", "editState"]);
+    expect(actionsFor("umpire").map((a) => a.kind)).toEqual(["pause", "resume", "forceResolve", "setDeadline", "broadcast", "endGame", "rewind", "editState", "setBotSeat"]);
   });
 });
 

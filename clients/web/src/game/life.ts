@@ -207,4 +207,6 @@ export const NOTICE_TITLE: Record<string, string> = {
   ended: "Game over",
   rewound: "Rewound",
   forced: "Step forced",
+  bot_seat: "Bot seat",
+  edited: "State edited",
 };

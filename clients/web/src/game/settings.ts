@@ -26,6 +26,9 @@ export interface SettingsForm {
   maxPauseMinutes: string;
   webhookUrl: string;
   webhookFormat: string; // "json" | "discord" | "slack"
+  webhookDelivery: string; // "each" (one POST per event) | "daily" (one digest a day)
+  digestTime: string; // "" or "HH:MM": when daily digests go, in timeZone
+  botSeats: string; // seat ids the bot plays, separated by commas or spaces
 }
 
 export const defaultSettingsForm: SettingsForm = {
@@ -42,6 +45,9 @@ export const defaultSettingsForm: SettingsForm = {
   maxPauseMinutes: "",
   webhookUrl: "",
   webhookFormat: "json",
+  webhookDelivery: "each",
+  digestTime: "",
+  botSeats: "",
 };
 
 export const MODE_CHOICES: [string, string, PlayMode][] = [
@@ -63,9 +69,26 @@ export const WEBHOOK_CHOICES: [string, string, WebhookFormat][] = [
   ["slack", "Slack", WebhookFormat.SLACK],
 ];
 
+export const DELIVERY_CHOICES: [string, string, boolean][] = [
+  ["each", "Each event as it happens", false],
+  ["daily", "A daily digest (at the digest time)", true],
+];
+
+// The seats the bot plays, as typed: ids separated by commas or white space,
+// empties dropped. Which ids are player seats of the scenario is the
+// server's call (it names the one it refuses): the lobby is not told a
+// scenario's seats before the game exists.
+export function parseSeatList(text: string): string[] {
+  return text
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
 export type SettingsResult = { ok: true; settings: GameSettings } | { ok: false; field: keyof SettingsForm; message: string };
 
 const UINT32_MAX = 4294967295;
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 // "" is 0; otherwise a whole number >= 0 (scaled, e.g. minutes to seconds).
 function count(text: string, scale = 1): number | null {
@@ -102,31 +125,41 @@ export function settingsFromForm(form: SettingsForm): SettingsResult {
   }
   const daily = form.dailyDeadline.trim();
   const zone = form.timeZone.trim();
-  if (daily && !/^([01]\d|2[0-3]):[0-5]\d$/.test(daily)) {
+  if (daily && !HHMM.test(daily)) {
     return { ok: false, field: "dailyDeadline", message: "The daily deadline is a time of day as HH:MM (24-hour)" };
   }
   if (daily && !zone) return { ok: false, field: "timeZone", message: "A daily deadline needs a time zone, e.g. Europe/Paris" };
   if (daily && (values.stepDeadlineMinutes ?? 0) > 0) {
     return { ok: false, field: "dailyDeadline", message: "Choose a step deadline in minutes or a daily deadline, not both" };
   }
+  const digest = form.digestTime.trim();
+  if (digest && !HHMM.test(digest)) {
+    return { ok: false, field: "digestTime", message: "The digest time is a time of day as HH:MM (24-hour)" };
+  }
   const url = form.webhookUrl.trim();
   if (url && !/^https?:\/\/[^/\s]+/i.test(url)) {
     return { ok: false, field: "webhookUrl", message: "A webhook is an http:// or https:// URL with a host" };
   }
   const format = choice(WEBHOOK_CHOICES, form.webhookFormat) ?? WebhookFormat.JSON;
+  const dailyDigest = choice(DELIVERY_CHOICES, form.webhookDelivery);
+  if (dailyDigest === undefined) return { ok: false, field: "webhookDelivery", message: `unknown webhook delivery "${form.webhookDelivery}"` };
+  if (dailyDigest && !url) return { ok: false, field: "webhookUrl", message: "A daily digest goes to a webhook: give its URL" };
   const settings = create(GameSettingsSchema, {
     mode,
     vision,
     stepDeadlineSeconds: values.stepDeadlineMinutes ?? 0,
     dailyDeadline: daily,
-    timeZone: daily ? zone : "",
+    // The zone is the daily deadline's and the digest time's (UTC when empty).
+    timeZone: daily || digest ? zone : "",
     graceSeconds: values.graceSeconds ?? 0,
     missedDeadline: missed,
     spectatorDelayTurns: values.spectatorDelayTurns ?? 0,
     spectatorSide: form.spectatorSide.trim(),
     maxPlayerPauses: values.maxPlayerPauses ?? 0,
     maxPauseSeconds: values.maxPauseMinutes ?? 0,
-    webhooks: url ? [{ url, format }] : [],
+    webhooks: url ? [{ url, format, dailyDigest }] : [],
+    botSeats: parseSeatList(form.botSeats),
+    digestTime: digest,
   });
   return { ok: true, settings };
 }
@@ -144,6 +177,7 @@ const label = <T>(choices: [string, string, T][], v: T): string =>
 
 // The settings in force, one row each, in the words of the form.
 export function describeSettings(s: GameSettings): { key: string; label: string; value: string }[] {
+  const digests = s.webhooks.filter((w) => w.dailyDigest).length;
   return [
     { key: "mode", label: "Play", value: label(MODE_CHOICES, s.mode) },
     { key: "vision", label: "Vision", value: label(VISION_CHOICES, s.vision) },
@@ -166,6 +200,19 @@ export function describeSettings(s: GameSettings): { key: string; label: string;
         ? `${s.maxPlayerPauses} each${s.maxPauseSeconds ? `, up to ${formatDuration(s.maxPauseSeconds)}` : ""}`
         : "none (only the umpire pauses)",
     },
-    { key: "webhooks", label: "Webhooks", value: s.webhooks.length ? `${s.webhooks.length}` : "none" },
+    {
+      key: "webhooks",
+      label: "Webhooks",
+      value: s.webhooks.length
+        ? `${s.webhooks.length}${digests ? `, ${digests === s.webhooks.length ? "all" : digests} as a daily digest at ${digestAt(s)}` : ""}`
+        : "none",
+    },
+    { key: "bots", label: "Seats the bot plays", value: s.botSeats.length ? s.botSeats.join(", ") : "none" },
   ];
+}
+
+// When daily digests go, as the server decides it (GameSettings.digest_time):
+// the digest time, else the daily deadline's, else midnight; UTC without a zone.
+export function digestAt(s: GameSettings): string {
+  return `${s.digestTime || s.dailyDeadline || "00:00"} ${s.timeZone || "UTC"}`;
 }

@@ -5,7 +5,7 @@
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { UmpireActionSchema } from "@gen/galloper/v1/protocol_pb";
 
-export type UmpireKind = "pause" | "resume" | "forceResolve" | "setDeadline" | "broadcast" | "endGame" | "rewind" | "editState";
+export type UmpireKind = "pause" | "resume" | "forceResolve" | "setDeadline" | "broadcast" | "endGame" | "rewind" | "editState" | "setBotSeat";
 
 export const UMPIRE_ACTIONS: { kind: UmpireKind; label: string; umpireOnly: boolean }[] = [
   { kind: "pause", label: "Pause", umpireOnly: false },
@@ -16,6 +16,7 @@ export const UMPIRE_ACTIONS: { kind: UmpireKind; label: string; umpireOnly: bool
   { kind: "endGame", label: "End the game", umpireOnly: true },
   { kind: "rewind", label: "Rewind to a step", umpireOnly: true },
   { kind: "editState", label: "Edit the state", umpireOnly: true },
+  { kind: "setBotSeat", label: "Hand a seat to the bot, or take it back", umpireOnly: true },
 ];
 
 // The edits a ruleset takes (rules/core/edit.hpp; Malbrook's in its
@@ -57,6 +58,8 @@ export interface UmpireForm {
   result: string; // end game
   toStep: string; // rewind
   edit?: EditForm; // editState
+  seat?: string; // setBotSeat: the player seat
+  bot?: string; // setBotSeat: "yes" hands it to the bot, "no" takes it back
 }
 
 type ActionInit = NonNullable<MessageInitShape<typeof UmpireActionSchema>["action"]>;
@@ -107,6 +110,12 @@ export function umpireRequest(form: UmpireForm, nowMs: number): UmpireFormResult
       const built = editState(form.edit ?? emptyEdit());
       if (!built.ok) return { ok: false, field: "edit", message: built.message };
       return { ok: true, request: { reason, action: { case: "editState", value: built.value } } };
+    }
+    case "setBotSeat": {
+      const seat = (form.seat ?? "").trim();
+      if (!seat) return { ok: false, field: "seat", message: "Name the seat, e.g. red/left (which seats are player seats is the server's call)." };
+      if (form.bot !== "yes" && form.bot !== "no") return { ok: false, field: "bot", message: "Choose to hand the seat to the bot or take it back." };
+      return { ok: true, request: { reason, action: { case: "setBotSeat", value: { seat, bot: form.bot === "yes" } } } };
     }
     default:
       // An action this console does not know still goes to the server, which

@@ -42,6 +42,7 @@ export interface PlayState {
   defaulted: string[]; // from the last AnswersLocked
   owing: string[]; // seats with decisions at seatStatusStep
   lockedSeats: string[];
+  bots: string[]; // seats the server's bot plays now (SeatStatus.bots)
   seatStatusStep: bigint | null;
   events: Event[]; // every event seen, in sequence order
   notice: string; // a pushed error (the step was reopened)
@@ -62,6 +63,7 @@ export function initialPlayState(gameId = ""): PlayState {
     defaulted: [],
     owing: [],
     lockedSeats: [],
+    bots: [],
     seatStatusStep: null,
     events: [],
     notice: "",
@@ -93,7 +95,7 @@ export function playReducer(state: PlayState, action: PlayAction): PlayState {
       if (state.gameId && st.gameId && st.gameId !== state.gameId) return state;
       // An older status never replaces a newer one.
       if (state.seatStatusStep !== null && st.step < state.seatStatusStep) return state;
-      return { ...state, owing: [...st.owing], lockedSeats: [...st.locked], seatStatusStep: st.step };
+      return { ...state, owing: [...st.owing], lockedSeats: [...st.locked], bots: [...st.bots], seatStatusStep: st.step };
     }
     case "submitting":
       return {
@@ -269,6 +271,20 @@ export function decisionNamedIn(message: string, decisions: readonly Decision[])
 export function seatStanding(state: PlayState, seat: string): "owes" | "locked" | "free" {
   if (!state.owing.includes(seat)) return "free";
   return state.lockedSeats.includes(seat) ? "locked" : "owes";
+}
+
+// The seats bar's chips: every seat owing at this step, then the bot's
+// seats that owe nothing now (so the bar always says which seats the bot plays).
+export interface SeatChip {
+  seat: string;
+  standing: "owes" | "locked" | "free";
+  bot: boolean;
+  mine: boolean;
+}
+
+export function seatChips(state: PlayState, mySeat: string): SeatChip[] {
+  const seats = [...state.owing, ...state.bots.filter((b) => !state.owing.includes(b))];
+  return seats.map((seat) => ({ seat, standing: seatStanding(state, seat), bot: state.bots.includes(seat), mine: seat === mySeat }));
 }
 
 // Every unit id the server named to this seat outside its view (decision and

@@ -4,6 +4,7 @@ import { toJsonString } from "@bufbuild/protobuf";
 import { GameSettingsSchema, type GameCreated, type GameSummary, type ScenarioInfo } from "@gen/galloper/v1/protocol_pb";
 import type { GalloperClient } from "../protocol/client";
 import {
+  DELIVERY_CHOICES,
   MISSED_CHOICES,
   MODE_CHOICES,
   VISION_CHOICES,
@@ -253,6 +254,9 @@ function settingsFields(): { root: HTMLElement; read: () => SettingsForm; focus:
       ...row("maxPauseMinutes", "Longest pause", input("maxPauseMinutes", { type: "number", min: 0, step: "any", placeholder: "no limit" }), "minutes"),
       ...row("webhookUrl", "Webhook", input("webhookUrl", { type: "url", placeholder: "https://… (optional)" })),
       ...row("webhookFormat", "Webhook format", select("webhookFormat", WEBHOOK_CHOICES)),
+      ...row("webhookDelivery", "Webhook sends", select("webhookDelivery", DELIVERY_CHOICES)),
+      ...row("digestTime", "Digest time", input("digestTime", { placeholder: "HH:MM" }), "daily digests go then, in the time zone above (UTC if none); empty: at the daily deadline, else midnight"),
+      ...row("botSeats", "Bot plays", input("botSeats", { type: "text", placeholder: "e.g. allies/left, french/army" }), "seat ids, comma-separated: <army>/<wing>, or <army>/army for a Marshal's own troops; the server refuses any other"),
     ),
   );
   return {

@@ -1,8 +1,8 @@
-// Who owes answers at this step and who has locked (SeatStatus). Never what
-// anyone answered: the server does not send that, and this bar has no place
-// for it.
+// Who owes answers at this step, who has locked, and which seats the
+// server's bot plays (SeatStatus). Never what anyone answered: the server
+// does not send that, and this bar has no place for it.
 import { clear, h } from "./dom";
-import { seatStanding, type PlayState } from "../play/state";
+import { seatChips, type PlayState } from "../play/state";
 
 export class SeatsBar {
   readonly root: HTMLElement;
@@ -25,21 +25,27 @@ export class SeatsBar {
     this.root.dataset.step = step === null ? "" : String(step);
     this.label.textContent = step === null ? "Seats" : `Step ${step}`;
     clear(this.list);
-    const seats = [...state.owing];
-    if (seats.length === 0) {
+    const chips = seatChips(state, mySeat);
+    if (chips.length === 0) {
       this.list.append(h("li", { class: "seat-chip none" }, step === null ? "Waiting for the server…" : "No seat owes answers."));
       return;
     }
-    for (const seat of seats) {
-      const standing = seatStanding(state, seat);
-      const mine = seat === mySeat;
+    for (const { seat, standing, bot, mine } of chips) {
+      const stateText = standing === "locked" ? "locked" : standing === "owes" ? "answering" : "owes nothing";
       this.list.append(
         h(
           "li",
-          { class: `seat-chip ${standing}${mine ? " mine" : ""}`, "data-seat": seat, "data-standing": standing },
-          h("span", { class: "seat-mark", "aria-hidden": "true" }, standing === "locked" ? "✓" : "…"),
+          {
+            class: `seat-chip ${standing}${mine ? " mine" : ""}${bot ? " bot" : ""}`,
+            "data-seat": seat,
+            "data-standing": standing,
+            "data-bot": bot ? "yes" : "no",
+            title: bot ? `${seat} is played by the server's bot` : undefined,
+          },
+          h("span", { class: "seat-mark", "aria-hidden": "true" }, standing === "locked" ? "✓" : standing === "owes" ? "…" : "–"),
           h("span", { class: "seat-name" }, mine ? `${seat} (you)` : seat),
-          h("span", { class: "seat-state" }, standing === "locked" ? "locked" : "answering"),
+          bot ? h("span", { class: "seat-bot", "data-testid": "seat-bot" }, "bot") : null,
+          h("span", { class: "seat-state" }, stateText),
         ),
       );
     }

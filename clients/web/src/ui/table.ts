@@ -209,8 +209,9 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     eventLog.render(play.events, view);
     renderHeader();
     updateOverlay();
-    for (const s of play.owing) knownSeats.add(s);
+    for (const s of [...play.owing, ...play.bots]) knownSeats.add(s);
     chat.setKnownSeats([...knownSeats].sort());
+    umpire.setSeats([...knownSeats].sort(), play.bots);
     exposeDebug();
   }
 

@@ -1,5 +1,6 @@
 // The umpire console: pause, resume, force resolve, set the deadline,
-// broadcast, end the game, rewind, edit the state, each with the reason the audit trail
+// broadcast, end the game, rewind, edit the state, hand a seat to the bot or
+// take it back, each with the reason the audit trail
 // needs, and the audit trail itself. A player's page shows the same console
 // with pause and resume only (the server enforces the limits and says why it
 // refuses; the console shows its Error as sent).
@@ -22,6 +23,7 @@ const DONE_TEXT: Record<string, string> = {
   end_game: "The game is over.",
   rewind: "Rewound.",
   edit_state: "The state is edited; every seat has its new view.",
+  set_bot_seat: "Done: the seats bar shows the seats the bot plays.",
 };
 
 export class UmpireConsole {
@@ -34,6 +36,11 @@ export class UmpireConsole {
   private readonly editSubject: HTMLInputElement;
   private readonly editFields: Record<EditField, { wrap: HTMLElement; input: HTMLInputElement | HTMLSelectElement }>;
   private readonly editKeyLabel: HTMLElement;
+  private readonly botBox: HTMLElement;
+  private readonly botSeat: HTMLInputElement;
+  private readonly botChoice: HTMLSelectElement;
+  private readonly seatList: HTMLDataListElement;
+  private bots: string[] = [];
   private readonly submitButton: HTMLButtonElement;
   private readonly outcome: HTMLElement;
   private readonly auditBox: HTMLElement;
@@ -87,6 +94,21 @@ export class UmpireConsole {
       ...Object.values(this.editFields).map((f) => f.wrap),
     );
     this.editKind.addEventListener("change", () => this.syncFields());
+    // Hand a seat to the bot or take it back: the choice follows the seat
+    // typed (a bot's seat is offered back), and stays the umpire's to change.
+    this.seatList = h("datalist", { id: "umpire-seat-list" });
+    this.botSeat = h("input", { type: "text", list: "umpire-seat-list", placeholder: "e.g. red/left", "data-testid": "umpire-bot-seat" });
+    this.botChoice = h("select", { "data-testid": "umpire-bot-choice" });
+    this.botChoice.append(h("option", { value: "yes" }, "hand it to the bot"), h("option", { value: "no" }, "take it back from the bot"));
+    this.botSeat.addEventListener("input", () => (this.botChoice.value = this.bots.includes(this.botSeat.value.trim()) ? "no" : "yes"));
+    this.botBox = h(
+      "fieldset",
+      { class: "umpire-bot", "data-testid": "umpire-bot", hidden: true },
+      h("legend", {}, "The bot"),
+      h("label", { class: "field" }, "Seat", this.botSeat),
+      h("label", { class: "field" }, "Do", this.botChoice),
+      this.seatList,
+    );
     this.submitButton = h("button", { type: "submit", class: "primary small", "data-testid": "umpire-submit" }, "Do it");
     this.outcome = h("p", { class: "umpire-outcome", role: "status", "data-testid": "umpire-outcome", hidden: true });
     const form = h(
@@ -95,6 +117,7 @@ export class UmpireConsole {
       h("label", { class: "field" }, "Action", this.action),
       ...Object.values(this.fields).map((f) => f.wrap),
       this.editBox,
+      this.botBox,
       h("label", { class: "field" }, "Reason (required)", this.reason),
       h("div", { class: "umpire-row" }, this.submitButton),
       this.outcome,
@@ -155,6 +178,15 @@ export class UmpireConsole {
     if (this.seat === "umpire") void this.loadAudit();
   }
 
+  // The seats the umpire may name (as seen so far) and the ones the bot plays now.
+  setSeats(known: readonly string[], bots: readonly string[]): void {
+    this.bots = [...bots];
+    const options = known.filter((s) => s !== "umpire" && s !== "spectator");
+    if (this.seatList.childElementCount === options.length && options.every((s, i) => (this.seatList.children[i] as HTMLOptionElement).value === s)) return;
+    clear(this.seatList);
+    for (const s of options) this.seatList.append(h("option", { value: s }));
+  }
+
   // The umpire picked a unit (on the map, or in the unit panel): it is the one an edit changes.
   pickUnit(id: string): void {
     if (this.seat !== "umpire") return;
@@ -166,6 +198,7 @@ export class UmpireConsole {
     const wanted: Record<string, keyof typeof this.fields> = { setDeadline: "deadline", broadcast: "text", endGame: "result", rewind: "toStep" };
     for (const [k, f] of Object.entries(this.fields)) f.wrap.hidden = wanted[kind] !== k;
     this.editBox.hidden = kind !== "editState";
+    this.botBox.hidden = kind !== "setBotSeat";
     const spec = EDIT_KINDS.find((k) => k.kind === this.editKind.value);
     for (const [k, f] of Object.entries(this.editFields)) f.wrap.hidden = !spec?.fields.includes(k as EditField);
     this.editKeyLabel.textContent = spec?.keyLabel ?? "Key";
@@ -185,6 +218,8 @@ export class UmpireConsole {
       result: this.fields.result.input.value,
       toStep: this.fields.toStep.input.value,
       edit: this.editForm(),
+      seat: this.botSeat.value,
+      bot: this.botChoice.value,
     };
   }
 
@@ -197,6 +232,10 @@ export class UmpireConsole {
           ? this.reason
           : built.field === "edit"
             ? this.editSubject
+            : built.field === "seat"
+              ? this.botSeat
+              : built.field === "bot"
+                ? this.botChoice
             : built.field in this.fields
               ? this.fields[built.field as keyof typeof this.fields].input
               : this.action;
@@ -210,6 +249,7 @@ export class UmpireConsole {
       this.show("done", DONE_TEXT[done.action] ?? `Done: ${done.action}.`);
       this.reason.value = "";
       for (const f of Object.values(this.fields)) f.input.value = "";
+      this.botSeat.value = "";
       // The edit's fields stay: the next edit is often of the same unit.
       this.refreshAudit();
     } catch (e) {
