@@ -198,8 +198,14 @@ TEST_F(OddsTest, AShotWhenAFireDecisionArisesAndTypedErrorsChangeNothing) {
 
 TEST_F(OddsTest, AChargeWhenADeclarationArises) {
   // The umpire brings Lumley's horse to 4" from the French line, so a charge
-  // is offered in the first combat phase.
+  // is offered in the first combat phase, and Lumley, its major general, to
+  // just behind it. Without him the horse is out of command (he starts 30"
+  // away), takes a control test in the command phase and on a 1 or 2 halts
+  // for the turn ("may not initiate a charge"): the game's seed is random, so
+  // a third of runs offered no charge. In command there is no test and no die
+  // decides whether the charge is offered.
   move("lumleys_horse", 26, 34, 0);
+  move("lumley", 26, 32, 0);
   auto charge = play_until(
       [&] {
         return owed("charge_declaration", [](const std::string& d, const std::string& o) {
