@@ -6,7 +6,9 @@
 //   GALLOPER_STATIC_DIR   the built web client (clients/web/dist in the build tree)
 //   GALLOPER_WEB_DIR      clients/web (for playwright-core from its node_modules)
 //   GALLOPER_CHROMIUM     default /usr/bin/chromium
-//   GALLOPER_ARTIFACTS_DIR  screenshots and the server log go here
+//   GALLOPER_ARTIFACTS_DIR  the server logs and the tests' own pictures go here
+//   GALLOPER_SCREENSHOT_DIR full-page screenshots of the key screens (shot()),
+//                           <build>/artifacts/screenshots: kept by CI
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, accessSync, constants, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -23,7 +25,17 @@ export const env = {
   webDir: process.env.GALLOPER_WEB_DIR || path.join(repo, "clients/web"),
   chromium: process.env.GALLOPER_CHROMIUM || "/usr/bin/chromium",
   artifacts: process.env.GALLOPER_ARTIFACTS_DIR || path.join(repo, "build/test-artifacts/browser"),
+  screenshots: process.env.GALLOPER_SCREENSHOT_DIR || path.join(repo, "build/artifacts/screenshots"),
 };
+
+// A full-page screenshot of a key screen, `<name>.png` in the screenshot
+// directory (one name per screen: a later run overwrites it).
+export async function screenshot(page, name, opts = {}) {
+  mkdirSync(env.screenshots, { recursive: true });
+  const file = path.join(env.screenshots, `${name.replace(/[^\w.-]+/g, "_")}.png`);
+  await page.screenshot({ path: file, fullPage: true, ...opts });
+  return file;
+}
 
 const CHROMIUM_ARGS = [
   "--no-sandbox",
