@@ -2,6 +2,7 @@
 
 #include "rules/core/decision.hpp"
 #include "rules/core/edit.hpp"
+#include "rules/core/odds.hpp"
 
 namespace galloper::rules {
 
@@ -26,6 +27,10 @@ std::vector<std::size_t> Game::visible_events(const std::vector<Event>&, std::st
 
 Result<std::unique_ptr<Game>> Game::edit(const StateEdit&) const {
   return reject("edit_unsupported", "edits are not supported by this ruleset");
+}
+
+Result<OddsAnswer> Game::odds(std::string_view, const OddsQuestion&, const ViewSettings&) const {
+  return reject("odds_unsupported", "this ruleset does not compute odds");
 }
 
 std::vector<std::uint8_t> Game::snapshot() const { return {}; }

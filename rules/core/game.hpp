@@ -24,6 +24,8 @@ struct Answer;
 struct Event;
 struct Resolution;
 struct StateEdit;
+struct OddsQuestion;
+struct OddsAnswer;
 class Dice;
 
 // The game's secret seed (256 bits). Dice are a pure function of it and the
@@ -187,6 +189,16 @@ class Game {
   // edit replays exactly from the log. Default (game.cpp): refused with
   // "edit_unsupported".
   virtual Result<std::unique_ptr<Game>> edit(const StateEdit& edit) const;
+
+  // ---- Questions (rules/core/odds.hpp). ----
+  // The exact odds of a proposed order as `seat` sees the table with these
+  // view settings (only what view_for shows it); the umpire's seat gets the
+  // odds as the unit's own seat sees them. A Rejection with a reason a player
+  // can act on when the order could not be given ("not_yours", "unseen",
+  // "out_of_arc", ...). Never changes the game; no dice. Default (game.cpp):
+  // refused with "odds_unsupported".
+  virtual Result<OddsAnswer> odds(std::string_view seat, const OddsQuestion& question,
+                                  const ViewSettings& settings) const;
 
   // ---- Snapshots (loading fast; the log stays the record). ----
   // A self-contained encoding of this state except the seed (a snapshot is

@@ -4,6 +4,7 @@
 
 #include "rules/core/decision.hpp"
 #include "rules/malbrook/edit.hpp"
+#include "rules/malbrook/odds.hpp"
 #include "rules/malbrook/engine.hpp"
 
 #include "rules/malbrook/seats.hpp"
@@ -82,6 +83,11 @@ Result<std::unique_ptr<Game>> MalbrookGame::edit(const StateEdit& e) const {
   auto edited = apply_edit(state_, e);
   if (!edited) return edited.error();
   return std::unique_ptr<Game>(std::make_unique<MalbrookGame>(std::move(edited).value()));
+}
+
+Result<OddsAnswer> MalbrookGame::odds(std::string_view seat, const OddsQuestion& question,
+                                      const ViewSettings& settings) const {
+  return odds_for(state_, seat, question, settings);
 }
 
 std::vector<std::uint8_t> MalbrookGame::snapshot() const { return encode_snapshot(state_); }

@@ -47,6 +47,10 @@ class MalbrookGame final : public Game {
   // The umpire's edits (edit.hpp).
   Result<std::unique_ptr<Game>> edit(const StateEdit& edit) const override;
 
+  // Odds of a proposed charge or shot (odds.hpp: odds_for).
+  Result<OddsAnswer> odds(std::string_view seat, const OddsQuestion& question,
+                          const ViewSettings& settings) const override;
+
   // Snapshots (snapshot.hpp): the whole state but the seed and the terrain,
   // which from_snapshot takes from this (initial) game.
   std::vector<std::uint8_t> snapshot() const override;

@@ -1,6 +1,7 @@
 #include "rules/malbrook/odds.hpp"
 
 #include <cassert>
+#include <cmath>
 #include <cstdlib>
 #include <numeric>
 #include <set>
@@ -11,6 +12,7 @@
 #include "rules/malbrook/manoeuvre.hpp"
 #include "rules/malbrook/movement.hpp"
 #include "rules/malbrook/seats.hpp"
+#include "rules/malbrook/view.hpp"
 #include "rules/malbrook/visibility.hpp"
 
 namespace galloper::rules::malbrook {
@@ -209,26 +211,16 @@ CombatOdds combat_odds(const CombatResult& r) { return combat_odds(r.a.dice, r.a
 
 namespace {
 
-// The table as `seat` knows it: enemy it does not see removed, the grade of
-// the enemy it sees unknown (C), inspiration only from the marker.
-GameState seat_picture(const GameState& s, std::string_view seat, std::string& side) {
-  const std::vector<Seat> seats = seats_of(s);
-  SeatMask mine = 0;
-  for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
-    if (seats[i].id == seat) {
-      mine = SeatMask{1} << i;
-      side = seats[i].side;
-    }
-  }
-  const MalbrookScene scene = build_scene(s, seats);
-  const std::vector<SeatMask> seen = compute_visibility(scene.scene, s.terrain, visibility_rules());
+// The table as `seat` knows it (RULINGS C17): the enemy its view shows
+// (view_for, the one path to what a seat sees), their grade unknown (C), their
+// inspiration only from the marker. The seat's own side stays whole (its
+// friends block paths and fire as they would). `side`: the seat's army, empty
+// for an unknown seat (whose picture has no troops).
+GameState seat_picture(const GameState& s, std::string_view seat, const ViewSettings& settings, std::string& side) {
+  const View v = view_for(s, seat, settings);
+  side = v.side;
   std::set<std::string> visible;
-  for (std::size_t k = 0; k < scene.refs.size() && k < seen.size(); ++k) {
-    if ((seen[k] & mine) == 0) continue;
-    const PieceRef& r = scene.refs[k];
-    if (r.kind == PieceKind::kBrigade) visible.insert(s.brigades[r.index].id);
-    if (r.kind == PieceKind::kGun) visible.insert(s.guns[r.index].id);
-  }
+  for (const auto& u : v.units) visible.insert(u.id);
   GameState p = s;
   std::erase_if(p.brigades, [&](const Brigade& b) { return b.army != side && !visible.contains(b.id); });
   std::erase_if(p.guns, [&](const Gun& g) { return g.army != side && !visible.contains(g.id); });
@@ -243,11 +235,12 @@ GameState seat_picture(const GameState& s, std::string_view seat, std::string& s
 }  // namespace
 
 Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, std::string_view charger,
-                               std::string_view target, std::uint32_t dice, bool a_outrance) {
+                               std::string_view target, std::uint32_t dice, bool a_outrance,
+                               const ViewSettings& settings) {
   std::string side;
-  GameState p = seat_picture(state, seat, side);
+  GameState p = seat_picture(state, seat, settings, side);
   const Brigade* cb = p.find_brigade(charger);
-  if (cb == nullptr || cb->army != side) {
+  if (cb == nullptr || cb->army != side || seat_of(*cb) != seat) {
     return reject("not_yours", "Seat " + std::string(seat) + " has no brigade " + std::string(charger) + ".");
   }
   if (!is_cavalry(cb->type)) return reject("not_cavalry", std::string(charger) + " is not cavalry.");
@@ -311,13 +304,25 @@ Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, st
   o.assessed = *fresh;
   CombatOdds rested = combat_odds(o.assessed);
   o.given_contact = rested;
+  const auto small = [](const CombatOdds& c) { return c.dice_a + c.dice_b <= kExactChargeDice; };
+  o.exact = small(rested);
+  std::array<Fraction, kCombatBandCount> given_exact = rested.band_a_exact;
   if (reach_tired > 0 && m->dps < kManoeuvreDpCap) {
     ++m->dps;
     auto tired = assess_combat_of(p, charger);
     const CombatOdds t = tired ? combat_odds(*tired) : rested;
     const double wt = static_cast<double>(reach_tired) / static_cast<double>(reach);
+    // The same mixture exactly, while it fits (kExactChargeDice).
+    o.exact = o.exact && small(t);
+    if (o.exact) {
+      const Fraction w(static_cast<std::int64_t>(reach_tired), static_cast<std::int64_t>(reach));
+      for (std::size_t b = 0; b < given_exact.size(); ++b) {
+        given_exact[b] = (Fraction(1) - w) * rested.band_a_exact[b] + w * t.band_a_exact[b];
+      }
+    }
     CombatOdds mix = rested;
-    mix.exact.clear();  // a mixture: doubles only
+    mix.exact.clear();  // a mixture: doubles only (the bands exactly: ChargeOdds::band_exact)
+    mix.band_a_exact = {};
     mix.min_difference = std::min(rested.min_difference, t.min_difference);
     const int hi = std::max(rested.min_difference + static_cast<int>(rested.difference.size()),
                             t.min_difference + static_cast<int>(t.difference.size()));
@@ -331,7 +336,178 @@ Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, st
     o.given_contact = mix;
   }
   for (std::size_t b = 0; b < o.band.size(); ++b) o.band[b] = o.p_contact.value() * o.given_contact.band_a[b];
+  if (o.exact) {
+    for (std::size_t b = 0; b < o.band.size(); ++b) o.band_exact[b] = o.p_contact * given_exact[b];
+  }
   return o;
+}
+
+// ---- A shot as the seat sees it ----
+
+namespace {
+
+std::string_view phase_name(FirePhase phase) {
+  return phase == FirePhase::kCloseFire ? "close fire" : "bombardment";
+}
+
+std::string ids_of(const std::vector<FireTarget>& targets) {
+  std::string out;
+  for (const auto& t : targets) out += (out.empty() ? "" : ", ") + t.id;
+  return out;
+}
+
+std::string inches_text(double d) {
+  const double r = std::round(d * 10.0) / 10.0;
+  std::string t = std::to_string(r);
+  t.erase(t.find_last_not_of('0') + 1);
+  if (!t.empty() && t.back() == '.') t.pop_back();
+  return t + "\"";
+}
+
+}  // namespace
+
+Result<SeatShotOdds> shot_odds(const GameState& state, std::string_view seat, std::string_view gun,
+                               std::string_view target, const ViewSettings& settings) {
+  std::string side;
+  const GameState p = seat_picture(state, seat, settings, side);
+  const Gun* g = p.find_gun(gun);
+  if (g == nullptr || g->army != side || seat_of(*g) != seat) {
+    return reject("not_yours", "Seat " + std::string(seat) + " has no gun " + std::string(gun) + ".");
+  }
+  const std::string name(gun);
+  if (fires_indirect(g->weight)) {
+    return reject("indirect", name + " is a " + std::string(to_string(g->weight)) +
+                                  ": it fires indirectly at a point, and every aim point scatters alike (on target 1/3).");
+  }
+  const FirePhase phase = p.phase == Phase::kCloseFire ? FirePhase::kCloseFire : FirePhase::kBombardment;
+  if (g->has(Status::kAbandoned) || g->has(Status::kCrewEliminated) || g->has(Status::kDestroyed)) {
+    return reject("cannot_fire", name + " has no crew to fire it.");
+  }
+  if (g->limbered) return reject("cannot_fire", name + " is limbered: unlimber it to fire.");
+  if (!gun_may_fire(p, *g, phase)) {
+    return reject("cannot_fire", name + " may not fire in the " + std::string(phase_name(phase)) + " phase: " +
+                                     (phase == FirePhase::kBombardment
+                                          ? "it is in close combat."
+                                          : "it fired at close range in the bombardment, or is in close combat "
+                                            "after firing then."));
+  }
+  const Brigade* tb = p.find_brigade(target);
+  const Gun* tg = p.find_gun(target);
+  if (tb == nullptr && tg == nullptr) {
+    return reject("unseen", std::string(target) + " is not an enemy the seat sees.");
+  }
+  if ((tb != nullptr ? tb->army : tg->army) == side) return reject("friendly", std::string(target) + " is not an enemy.");
+  const std::vector<FireTarget> eligible = eligible_targets(p, *g, phase);
+  const auto is_target = [&](const FireTarget& t) { return t.id == target; };
+  const auto t = std::find_if(eligible.begin(), eligible.end(), is_target);
+  if (t == eligible.end()) {
+    const double reach = phase == FirePhase::kCloseFire ? kCloseRange : max_range(g->weight);
+    return reject("not_a_target",
+                  std::string(target) + " is not a target " + name + " may engage in the " +
+                      std::string(phase_name(phase)) + " phase: a target must be within " + inches_text(reach) +
+                      " in the gun's 45° front arc and its sight, and more than 1\" from the gun's friends (" +
+                      (eligible.empty() ? std::string("it has no target now") : "it may engage " + ids_of(eligible)) +
+                      ").");
+  }
+  SeatShotOdds o;
+  o.phase = phase;
+  o.distance = t->distance;
+  o.band = t->band;
+  o.under_control = gun_under_control(p, *g, phase);
+  if (!o.under_control) {
+    const std::vector<FireTarget> allowed = allowed_targets(p, *g, phase);
+    if (std::none_of(allowed.begin(), allowed.end(), is_target)) {
+      return reject("not_nearest", name + " is not under control: it must fire at the nearest target (" +
+                                       ids_of(allowed) + ").");
+    }
+  }
+  o.modifiers = direct_fire_modifiers(p, *g, *t);
+  o.odds = direct_fire_odds(o.modifiers.total(), o.band);
+  return o;
+}
+
+// ---- Game::odds ----
+
+namespace {
+
+OddsOutcome outcome(std::string label, Fraction exact) {
+  return {std::move(label), static_cast<std::uint64_t>(exact.num()), static_cast<std::uint64_t>(exact.den()),
+          exact.value()};
+}
+
+std::string signed_text(int v) { return (v > 0 ? "+" : "") + std::to_string(v); }
+
+std::string modifiers_text(const std::vector<CombatModifier>& ms) {
+  std::string out;
+  for (const auto& m : ms) out += (out.empty() ? "" : ", ") + signed_text(m.dice) + " " + m.why;
+  return out.empty() ? "none" : out;
+}
+
+}  // namespace
+
+Result<OddsAnswer> odds_for(const GameState& state, std::string_view seat, const OddsQuestion& q,
+                            const ViewSettings& settings) {
+  if (q.unit.empty()) {
+    return reject("no_unit", q.kind == OddsQuestion::Kind::kCharge ? "Name the brigade that charges."
+                                                                   : "Name the gun that fires.");
+  }
+  if (q.target.empty()) return reject("no_target", "Name the target.");
+  // The umpire asks as the unit's own seat would see it.
+  std::string asking(seat);
+  if (seat == kUmpireSeat) {
+    if (const Brigade* b = state.find_brigade(q.unit); b != nullptr && q.kind == OddsQuestion::Kind::kCharge) {
+      asking = seat_of(*b);
+    }
+    if (const Gun* g = state.find_gun(q.unit); g != nullptr && q.kind == OddsQuestion::Kind::kShot) {
+      asking = seat_of(*g);
+    }
+  }
+  OddsAnswer a;
+  if (q.kind == OddsQuestion::Kind::kCharge) {
+    auto r = charge_odds(state, asking, q.unit, q.target, q.dice, q.a_outrance, settings);
+    if (!r) return r.error();
+    const ChargeOdds& o = r.value();
+    a.summary = q.unit + " charges " + q.target + (q.a_outrance ? " à l'outrance" : "") + " with " +
+                std::to_string(q.dice) + (q.dice == 1 ? " die" : " dice") + ": contact " + o.p_contact.str() +
+                ", then the combat";
+    a.notes.push_back(q.target + " is " + inches_text(o.gap) + " away; the dice reach it " + o.p_contact.str() +
+                      " of the time.");
+    a.notes.push_back("On contact: " + std::to_string(o.assessed.a.dice) + " dice hitting on " +
+                      std::to_string(o.assessed.a.hit_on) + "+ (modifiers: " + modifiers_text(o.assessed.a.modifiers) +
+                      ") against " + std::to_string(o.assessed.b.dice) + " on " + std::to_string(o.assessed.b.hit_on) +
+                      "+ (modifiers: " + modifiers_text(o.assessed.b.modifiers) + ").");
+    if (q.dice >= 3) a.notes.push_back("A 6 on the third die costs a fatigue DP before the combat (mixed in).");
+    a.notes.push_back("Assumed: the enemy's grade (hidden) is C; no counter-charge or evade.");
+    a.outcomes.push_back(outcome("no contact", Fraction(1) - o.p_contact));
+    for (std::size_t b = 0; b < o.band.size(); ++b) {
+      const std::string label(to_string(static_cast<CombatBand>(b)));
+      if (o.exact) {
+        a.outcomes.push_back(outcome(label, o.band_exact[b]));
+      } else {
+        a.outcomes.push_back({label, 0, 0, o.band[b]});
+      }
+    }
+    return a;
+  }
+  auto r = shot_odds(state, asking, q.unit, q.target, settings);
+  if (!r) return r.error();
+  const SeatShotOdds& o = r.value();
+  a.summary = q.unit + " fires at " + q.target + " (" + std::string(to_string(o.band)) + " range, modifier " +
+              signed_text(o.modifiers.total()) + ")";
+  a.notes.push_back(q.target + " is " + inches_text(o.distance) + " away: " + std::string(to_string(o.band)) +
+                    " range, in the " + std::string(phase_name(o.phase)) + " phase.");
+  const std::string described = o.modifiers.describe();
+  a.notes.push_back("Modifiers:" + (described.empty() ? std::string(" none") : described) + " (total " +
+                    signed_text(o.modifiers.total()) + ").");
+  a.notes.push_back(o.under_control ? "Under control: it may choose any eligible target."
+                                    : "Not under control: only the nearest target.");
+  for (std::size_t k = 0; k < o.odds.p.size(); ++k) {
+    const auto res = static_cast<ShotResult>(k);
+    // Beyond close range the table has two rows only.
+    if (o.band != RangeBand::kClose && (res == ShotResult::kTwoDps || res == ShotResult::kDpAndCasualty)) continue;
+    a.outcomes.push_back(outcome(std::string(to_string(res)), o.odds.of(res)));
+  }
+  return a;
 }
 
 

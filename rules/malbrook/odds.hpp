@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/core/game.hpp"
+#include "rules/core/odds.hpp"
 #include "rules/core/result.hpp"
 #include "rules/malbrook/artillery.hpp"
 #include "rules/malbrook/combat.hpp"
@@ -122,8 +124,9 @@ CombatOdds combat_odds(int bases_a, int modifiers_a, int hit_on_a, int bases_b, 
 CombatOdds combat_odds(const CombatResult& assessed);
 
 // The odds of a proposed charge as the asking seat sees the table (RULINGS
-// C17): only the enemy its own pieces see; enemy grade unknown, taken as C;
-// an enemy inspiration marker counts +1; no counter-charge or evade assumed.
+// C17): only the enemy its view shows (view_for with `settings`); enemy grade
+// unknown, taken as C; an enemy inspiration marker counts +1; no
+// counter-charge or evade assumed. The charger must be the seat's own.
 struct ChargeOdds {
   double gap = 0;                 // inches to contact
   Fraction p_contact;             // the dice reach it (exact)
@@ -131,8 +134,37 @@ struct ChargeOdds {
   CombatOdds given_contact;       // mixing the fatigue DP a 6 on the D6 may cost
   std::array<double, kCombatBandCount> band{};  // charger's band, unconditional; the rest: no contact
   double p_no_contact = 0;
+  // `band` exactly, while the fractions fit in 64 bits (kExactChargeDice).
+  bool exact = false;
+  std::array<Fraction, kCombatBandCount> band_exact{};
 };
+// Dice in all (both sides) up to which ChargeOdds::band_exact is given: the
+// contact odds (denominator up to 6^3) times the fatigue mixture (6^3) times
+// the combat (6^n) stay within 64 bits.
+inline constexpr int kExactChargeDice = 18;
 Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, std::string_view charger,
-                               std::string_view target, std::uint32_t dice, bool a_outrance);
+                               std::string_view target, std::uint32_t dice, bool a_outrance,
+                               const ViewSettings& settings = {});
+
+// The odds of a proposed direct-fire shot as the asking seat sees the table
+// (RULINGS C23): the gun must be the seat's own and able to fire, the target
+// an enemy the seat's view shows that the gun may engage in the phase (the
+// close fire phase when the game is in it, otherwise the bombardment phase);
+// the modifiers are the engine's own (direct_fire_modifiers).
+struct SeatShotOdds {
+  FirePhase phase = FirePhase::kBombardment;
+  double distance = 0;            // edge to edge, inches
+  RangeBand band = RangeBand::kNone;
+  bool under_control = false;     // may choose any eligible target
+  FireModifiers modifiers;
+  ShotOdds odds;
+};
+Result<SeatShotOdds> shot_odds(const GameState& state, std::string_view seat, std::string_view gun,
+                               std::string_view target, const ViewSettings& settings = {});
+
+// Game::odds for Malbrook: the question answered by charge_odds or shot_odds
+// and written out for people. The umpire's seat asks as the unit's own seat.
+Result<OddsAnswer> odds_for(const GameState& state, std::string_view seat, const OddsQuestion& question,
+                            const ViewSettings& settings);
 
 }  // namespace galloper::rules::malbrook

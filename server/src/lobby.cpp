@@ -441,6 +441,10 @@ void Lobby::list_audit(const v1::ListAudit& request, const std::shared_ptr<Peer>
   if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->audit(peer, correlation_id);
 }
 
+void Lobby::odds(const v1::OddsRequest& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->odds(request, peer, correlation_id);
+}
+
 void Lobby::submit_answer(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer,
                           std::uint64_t correlation_id) {
   if (auto room = joined_room(request.game_id(), peer, correlation_id)) room->submit(request, peer, correlation_id);

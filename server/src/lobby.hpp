@@ -47,6 +47,7 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   void set_notifications(const v1::SetNotifications& request, const std::shared_ptr<Peer>& peer,
                          std::uint64_t correlation_id);
   void list_audit(const v1::ListAudit& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  void odds(const v1::OddsRequest& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
 
   std::size_t rooms_loaded() const;
 

@@ -7,9 +7,11 @@
 #include <ctime>
 
 #include "codec/edit_codec.hpp"
+#include "codec/odds_codec.hpp"
 #include "codec/play_codec.hpp"
 #include "codec/view_codec.hpp"
 #include "galloper/v1/store.pb.h"
+#include "rules/core/odds.hpp"
 #include "server/src/frame_codec.hpp"
 #include "server/src/replay.hpp"
 #include "server/src/tokens.hpp"
@@ -1666,6 +1668,63 @@ void Room::fail(const std::string& why) {
   (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
   send_to_all(make_outgoing(std::move(e)));
   if (on_failed_) on_failed_(record_.id);
+}
+
+// ---- Questions. ----
+
+void Room::odds(v1::OddsRequest request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+  post_request(&Room::do_odds, std::move(request), std::move(peer), correlation_id);
+}
+
+// Odds are a question, not an action: nothing is appended to the game's log,
+// no step, lock or deadline is touched, and no other seat is told. So they may
+// be asked at any time, paused or between steps, by the seat for its own
+// units (the umpire for any seat's); what the answer may use is the rules'
+// business (Game::odds sees only the asking seat's view).
+void Room::do_odds(const v1::OddsRequest& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+  if (refuse_if_unavailable(peer, correlation_id)) return;
+  SeatState* seat = seat_of(peer);
+  if (seat == nullptr) {
+    return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+                 "this connection holds no seat in game " + record_.id + "; join with your invite link first");
+  }
+  if (is_spectator(*seat)) {
+    return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED, "spectators watch; they do not ask odds");
+  }
+  std::string asking = seat->seat.id;
+  if (!request.seat().empty() && request.seat() != asking) {
+    if (!is_umpire(*seat)) {
+      return error(peer, correlation_id, v1::ERROR_CODE_PERMISSION_DENIED,
+                   "only the umpire may ask as another seat; you hold " + asking);
+    }
+    const SeatState* as = seat_named(request.seat());
+    if (as == nullptr || is_spectator(*as) || is_umpire(*as)) {
+      return error(peer, correlation_id, v1::ERROR_CODE_NOT_FOUND,
+                   "game " + record_.id + " has no player seat " + request.seat());
+    }
+    asking = as->seat.id;
+  }
+  const auto question = codec::from_proto(request);
+  if (!question) {
+    return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
+                 "OddsRequest needs a proposal: a charge (charger, target, dice) or a shot (gun, target)");
+  }
+  auto answer = game_->odds(asking, *question, view_settings_);
+  if (!answer) {
+    const rules::Rejection& why = answer.error();
+    const auto code = why.code == "not_yours" ? v1::ERROR_CODE_PERMISSION_DENIED : v1::ERROR_CODE_INVALID_ARGUMENT;
+    spdlog::info("{} odds refused in game {} for {}: {}", peer->describe(), record_.id, asking, why.reason);
+    auto e = make_error(correlation_id, code, why.reason);
+    auto& context = *e.mutable_error()->mutable_context();
+    context["game_id"] = record_.id;
+    context["rule"] = why.code;
+    services_.metrics.errors++;
+    return peer->send(make_outgoing(std::move(e)));
+  }
+  v1::Envelope reply;
+  reply.set_correlation_id(correlation_id);
+  codec::to_proto(answer.value(), reply.mutable_odds_reply());
+  peer->send(make_outgoing(std::move(reply)));
 }
 
 }  // namespace galloper::server

@@ -105,6 +105,9 @@ class Room : public std::enable_shared_from_this<Room> {
   void chat(v1::SendChat request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
   void audit(std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
   void notifications(v1::SetNotifications request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+  // A question (rules/core/odds.hpp): the odds of a proposed charge or shot
+  // as the asking seat sees the table. Never stored.
+  void odds(v1::OddsRequest request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
   // Checks the deadline and player pauses against the clock.
   void tick();
 
@@ -146,6 +149,7 @@ class Room : public std::enable_shared_from_this<Room> {
   void do_audit(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void do_notifications(const v1::SetNotifications& request, const std::shared_ptr<Peer>& peer,
                         std::uint64_t correlation_id);
+  void do_odds(const v1::OddsRequest& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   // Webhooks: the seat's own (if any) and the game's; a daily-digest hook
   // gets the notification queued instead (room_digest.cpp).
   void notify(const std::string& kind, const std::string& seat, const std::string& text);

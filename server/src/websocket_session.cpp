@@ -132,6 +132,8 @@ void WebSocketSession::handle(std::string_view payload, Encoding encoding) {
       return lobby.set_notifications(env.set_notifications(), self, id);
     case v1::Envelope::kListAudit:
       return lobby.list_audit(env.list_audit(), self, id);
+    case v1::Envelope::kOddsRequest:
+      return lobby.odds(env.odds_request(), self, id);
     default:
       return reply_error(id, v1::ERROR_CODE_UNKNOWN_MESSAGE,
                          "a client may not send " +

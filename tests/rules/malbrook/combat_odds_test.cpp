@@ -121,5 +121,50 @@ TEST(ChargeOdds, ContactProbabilityAndTheCombatAsTheSeatSeesIt) {
   EXPECT_NEAR(t, 1.0, 1e-12);
 }
 
+TEST(ChargeOdds, ExactBandsIncludingTheFatigueMixture) {
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 13}, 180)});
+  for (std::uint32_t dice : {2u, 3u}) {
+    const auto r = charge_odds(s, "fr/left", "fr_h", "al_b1", dice, false);
+    ASSERT_TRUE(r.ok()) << r.error().reason;
+    ASSERT_TRUE(r->exact);
+    Fraction total = Fraction(1) - r->p_contact;
+    for (std::size_t b = 0; b < r->band.size(); ++b) {
+      total += r->band_exact[b];
+      EXPECT_NEAR(r->band_exact[b].value(), r->band[b], 1e-12) << dice << " dice, band " << b;
+    }
+    EXPECT_EQ(total, Fraction(1)) << dice << " dice";
+  }
+  // Two dice, no fatigue: contact 31/36 times the 5-against-4 combat exactly.
+  const auto r = charge_odds(s, "fr/left", "fr_h", "al_b1", 2, false);
+  const auto k = static_cast<std::size_t>(CombatBand::kVictory);
+  EXPECT_EQ(r->band_exact[k], Fraction(31, 36) * combat_odds(5, 5, 4, 5).band_a_exact[k]);
+}
+
+TEST(OddsFor, AChargeWrittenOutForPeople) {
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 13}, 180)});
+  OddsQuestion q;
+  q.kind = OddsQuestion::Kind::kCharge;
+  q.unit = "fr_h";
+  q.target = "al_b1";
+  q.dice = 2;
+  const auto a = odds_for(s, "fr/left", q, ViewSettings{});
+  ASSERT_TRUE(a.ok()) << a.error().reason;
+  ASSERT_EQ(a->outcomes.size(), 1u + kCombatBandCount);
+  EXPECT_EQ(a->outcomes[0].label, "no contact");
+  EXPECT_EQ(a->outcomes[0].numerator, 5u);    // 2+2, 2+3, 3+2 of 36 fall short of 3"
+  EXPECT_EQ(a->outcomes[0].denominator, 36u);
+  double t = 0;
+  for (const auto& o : a->outcomes) t += o.probability;
+  EXPECT_NEAR(t, 1.0, 1e-12);
+  EXPECT_NE(a->summary.find("contact 31/36"), std::string::npos) << a->summary;
+  // The umpire asks as the charger's seat; the enemy's seat may not ask.
+  EXPECT_TRUE(odds_for(s, "umpire", q, ViewSettings{}).ok());
+  EXPECT_EQ(odds_for(s, "al/right", q, ViewSettings{}).error().code, "not_yours");
+  q.dice = 4;
+  EXPECT_EQ(odds_for(s, "fr/left", q, ViewSettings{}).error().code, "dice");
+}
+
 }  // namespace
 }  // namespace galloper::rules::malbrook

@@ -9,6 +9,7 @@ import {
   ErrorCode,
   type AnswerAccepted,
   type AnswersLocked,
+  type OddsReply,
   type AuditTrail,
   type ChatChannel,
   type ChatSent,
@@ -24,6 +25,7 @@ import {
 } from "@gen/galloper/v1/protocol_pb";
 import type { Answer, GameView } from "@gen/galloper/v1/game_pb";
 import { backoffDelay, defaultBackoff, type BackoffOptions } from "./backoff";
+import type { OddsProposal } from "../play/odds";
 import { GalloperError, connectionLost } from "./errors";
 import { browserSocketFactory, type SocketFactory, type SocketLike } from "./socket";
 
@@ -194,6 +196,12 @@ export class GalloperClient {
   // the server's reason as the message.
   submitAnswer(gameId: string, step: bigint, answer: Answer): Promise<AnswerAccepted> {
     return this.request({ case: "submitAnswer", value: { gameId, step, answer } }, "answerAccepted");
+  }
+
+  // The exact odds of a proposed charge or shot as this seat sees the table.
+  // A question: nothing is stored. A refusal rejects with the rules' reason.
+  odds(gameId: string, proposal: OddsProposal): Promise<OddsReply> {
+    return this.request({ case: "oddsRequest", value: { gameId, proposal } }, "oddsReply");
   }
 
   lockAnswers(gameId: string, step: bigint): Promise<AnswersLocked> {

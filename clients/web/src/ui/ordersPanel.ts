@@ -3,6 +3,8 @@
 // each one and to lock the seat's answers. It shows what the server accepted
 // or refused, in the server's words; it never judges an answer itself.
 import type { Decision, GameView, Limit } from "@gen/galloper/v1/game_pb";
+import type { OddsReply } from "@gen/galloper/v1/protocol_pb";
+import { hasOdds, oddsLines, oddsProposal, proposalKey, type OddsProposal } from "../play/odds";
 import {
   blockingLock,
   emptyDraft,
@@ -25,6 +27,9 @@ export interface OrdersPanelCallbacks {
   focusDecision(decisionId: string): void;
   // Escape with nothing to close.
   escape(): void;
+  // The exact odds of a proposed charge or shot (the server's answer; a
+  // refusal rejects with its reason).
+  askOdds(proposal: OddsProposal): Promise<OddsReply>;
 }
 
 // Which fields an order step shows, by action. Unknown actions show them all
@@ -214,6 +219,7 @@ class DecisionCard {
   private readonly refusal: HTMLElement;
   private readonly answerNote: HTMLElement;
   private readonly editor: StepEditor | null;
+  private readonly odds: OddsBox | null;
 
   constructor(
     readonly decision: Decision,
@@ -251,6 +257,7 @@ class DecisionCard {
     // test's modifier) is answered by its options.
     const steps = !hasOptions(d) || d.limits.length > 0 || d.kind in ACTIONS_BY_KIND;
     this.editor = steps ? new StepEditor(d, cb, !hasOptions(d)) : null;
+    this.odds = hasOdds(d) ? new OddsBox(d, cb) : null;
 
     this.root = h(
       "section",
@@ -270,6 +277,7 @@ class DecisionCard {
       this.subjects,
       d.limits.length ? renderLimits(d.limits) : null,
       options,
+      this.odds?.root,
       this.editor?.root,
       this.refusal,
       this.answerNote,
@@ -321,10 +329,114 @@ class DecisionCard {
       b.disabled = locked || sending;
     }
     this.editor?.update(state);
+    this.odds?.update(state);
 
     this.refusal.hidden = !refused;
     this.refusal.textContent = refused ? `Refused: ${refused}` : "";
     this.answerNote.textContent = describeAnswer(d, answered);
+  }
+}
+
+// The odds of a charge or shot being composed: the option chosen (or one
+// picked here to weigh before choosing), asked of the server again whenever
+// the proposal changes. A refusal shows the server's reason.
+class OddsBox {
+  readonly root: HTMLElement;
+  private readonly targetSelect: HTMLSelectElement;
+  private readonly diceSelect: HTMLSelectElement | null;
+  private readonly body: HTMLElement;
+  private key = "";
+  private followed = "";
+  private asked = 0;
+
+  constructor(
+    private readonly decision: Decision,
+    private readonly cb: OrdersPanelCallbacks,
+  ) {
+    const d = decision;
+    this.targetSelect = h("select", { "aria-label": "Odds for", "data-testid": "odds-target" }, h("option", { value: "" }, "—"));
+    for (const o of d.options) {
+      if (oddsProposal(d, o.id, 2)) this.targetSelect.append(h("option", { value: o.id }, o.label || o.id));
+    }
+    this.targetSelect.addEventListener("change", () => this.refresh());
+    const charge = d.kind === "charge_declaration";
+    this.diceSelect = charge ? h("select", { "aria-label": "Charge dice", "data-testid": "odds-dice" }) : null;
+    if (this.diceSelect) {
+      for (const [v, label] of [["1", "1 AvD"], ["2", "2 AvD"], ["3", "2 AvD + D6"]] as const) {
+        this.diceSelect.append(h("option", { value: v, ...(v === "2" ? { selected: true } : {}) }, label));
+      }
+      this.diceSelect.addEventListener("change", () => this.refresh());
+    }
+    this.body = h("div", { class: "odds-body", "data-testid": "odds-body" });
+    this.root = h(
+      "details",
+      { class: "odds-box", open: true, "data-testid": "odds" },
+      h("summary", {}, "Odds"),
+      h(
+        "div",
+        { class: "odds-controls" },
+        h("label", { class: "field" }, h("span", {}, charge ? "charge" : "target"), this.targetSelect),
+        this.diceSelect ? h("label", { class: "field" }, h("span", {}, "dice"), this.diceSelect) : null,
+      ),
+      this.body,
+    );
+    this.showText("Choose a target to see the odds.", "idle");
+  }
+
+  update(state: PlayState): void {
+    // Follow the option the server holds when it changes.
+    const a = state.answered[this.decision.id];
+    const held = a && a.steps.length === 0 ? a.option : "";
+    if (held !== this.followed) {
+      this.followed = held;
+      if ([...this.targetSelect.options].some((o) => o.value === held)) this.targetSelect.value = held;
+    }
+    this.refresh();
+  }
+
+  private refresh(): void {
+    const proposal = oddsProposal(this.decision, this.targetSelect.value, Number(this.diceSelect?.value ?? 2));
+    const key = proposalKey(proposal);
+    if (key === this.key) return;
+    this.key = key;
+    const n = ++this.asked;
+    if (!proposal) return this.showText("Choose a target to see the odds.", "idle");
+    this.showText("Asking the server…", "loading");
+    this.cb.askOdds(proposal).then(
+      (reply) => {
+        if (n === this.asked) this.showReply(reply);
+      },
+      (e: unknown) => {
+        if (n !== this.asked) return;
+        clear(this.body);
+        this.root.dataset.state = "refused";
+        this.body.append(h("p", { class: "refusal", role: "alert", "data-testid": "odds-error" }, `No odds: ${e instanceof Error ? e.message : String(e)}`));
+      },
+    );
+  }
+
+  private showText(text: string, state: string): void {
+    clear(this.body);
+    this.root.dataset.state = state;
+    this.body.append(h("p", { class: "muted" }, text));
+  }
+
+  private showReply(reply: OddsReply): void {
+    clear(this.body);
+    this.root.dataset.state = "shown";
+    const rows = oddsLines(reply).map((l) =>
+      h("tr", { "data-outcome": l.label }, h("th", { scope: "row" }, l.label), h("td", { class: "num" }, l.fraction || "—"), h("td", { class: "num" }, l.percent)),
+    );
+    this.body.append(
+      h("p", { class: "odds-summary", "data-testid": "odds-summary" }, reply.summary),
+      h(
+        "table",
+        { class: "odds-table", "data-testid": "odds-table" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "outcome"), h("th", { scope: "col" }, "exactly"), h("th", { scope: "col" }, "chance"))),
+        h("tbody", {}, ...rows),
+      ),
+    );
+    if (reply.notes.length) this.body.append(h("ul", { class: "odds-notes muted" }, ...reply.notes.map((t) => h("li", {}, t))));
   }
 }
 

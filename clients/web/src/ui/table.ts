@@ -88,6 +88,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
       updateOverlay();
     },
     escape: () => map.select(null),
+    askOdds: (proposal) => client.odds(gameId, proposal),
   });
   const seatsBar = new SeatsBar();
   const eventLog = new EventLog((id) => selectOnMap(id));
