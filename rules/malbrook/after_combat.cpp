@@ -453,6 +453,14 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
     case AfterAction::kRetire:
     case AfterAction::kRetireHaltShort:
     case AfterAction::kRout:
+      // "+7 Breakthrough ... Cavalry who elect not to pursue take 1 DP":
+      // retiring is not pursuing either (RULINGS C21).
+      if (e.chosen != AfterAction::kRout && e.result >= 7 && is_cavalry(b->type)) {
+        events.push_back(event("after_combat", b->id + " does not pursue the broken enemy: 1 DP.", *b));
+        add_dps(s, *b, 1, DpCause::kCombat, events);
+        b = find_mut(s, e.brigade);
+        if (b == nullptr || !brigade_on_table(*b)) return;
+      }
       retire_or_rout(s, *b, away_from(s, *b, e.enemies), e.chosen == AfterAction::kRout, true, dice, events,
                      e.chosen == AfterAction::kRetireHaltShort);
       return;

@@ -258,6 +258,41 @@ TEST(AfterCombat, CavalryNotPursuingAfterABreakthroughTakeADp) {
   EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kMoved));
 }
 
+TEST(AfterCombat, CavalryRetiringAfterABreakthroughTakeTheDpToo) {
+  // "Cavalry who elect not to pursue take 1 DP": retiring is not pursuing (RULINGS C21).
+  GameState s = facing_off();
+  brigade(s, "fr_b1").type = TroopType::kHorse;
+  brigade(s, "fr_b1").grade = Grade::kB;
+  add_combat(s, 7, {AfterAction::kPursue, AfterAction::kRemainWithDp, AfterAction::kRetire}, {AfterAction::kRout});
+  FixedDice dice{5, 6};  // the Allies rout
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  ASSERT_EQ(after_combat_pending(s).size(), 1u);
+  const double y0 = brigade(s, "fr_b1").position.y;
+  FixedDice retire{3, 4, 3, 4, 3, 4};
+  std::vector<Event> mine;
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "retire")}, retire, mine);
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 1u);
+  EXPECT_NE(brigade(s, "fr_b1").position.y, y0);  // and it did retire
+  bool said = false;
+  for (const auto& e : mine) said = said || e.text.find("does not pursue") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+TEST(AfterCombat, CavalryRetiringAfterAnInconclusiveCombatTakeNoDp) {
+  GameState s = facing_off();
+  brigade(s, "fr_b1").type = TroopType::kHorse;
+  const std::vector<AfterAction> both{AfterAction::kRemain, AfterAction::kRetire};
+  add_combat(s, 1, both, both);
+  FixedDice none{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, none, ev);
+  after_combat_resolve(s, {option_answer("after/al_b1", "al/right", "remain")}, none, ev);
+  FixedDice retire{3, 4, 3, 4, 3, 4};
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "retire")}, retire, ev);
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 0u);
+}
+
 TEST(AfterCombat, RideThroughASingleRankAndFaceTheNearestThreat) {
   GameState s = facing_off();
   Brigade& fr = brigade(s, "fr_b1");
