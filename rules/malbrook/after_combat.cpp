@@ -461,7 +461,7 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
         b = find_mut(s, e.brigade);
         if (b == nullptr || !brigade_on_table(*b)) return;
       }
-      retire_or_rout(s, *b, away_from(s, *b, e.enemies), e.chosen == AfterAction::kRout, true, dice, events,
+      retire_or_rout(s, *b, e.enemies, e.chosen == AfterAction::kRout, true, dice, events,
                      e.chosen == AfterAction::kRetireHaltShort);
       return;
     case AfterAction::kPursue: {
@@ -658,8 +658,7 @@ void after_combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice
 
 // ---- Moves ----
 
-Vec2 away_from(const GameState& s, const Brigade& b, const std::vector<std::string>& enemies) {
-  const OrientedRect env = env_of(b);
+std::optional<Vec2> fled_point(const GameState& s, const Brigade& b, const std::vector<std::string>& enemies) {
   Vec2 sum;
   int n = 0;
   for (const auto& id : enemies) {
@@ -668,20 +667,26 @@ Vec2 away_from(const GameState& s, const Brigade& b, const std::vector<std::stri
       ++n;
     }
   }
-  if (n == 0) {
-    // The nearest enemy brigade.
-    double best = kInf;
-    for (const auto& o : s.brigades) {
-      if (o.army == b.army || !brigade_on_table(o)) continue;
-      const double d = distance(env.polygon(), env_of(o).polygon());
-      if (d < best) {
-        best = d;
-        sum = env_of(o).center;
-        n = 1;
-      }
+  if (n > 0) return sum * (1.0 / n);
+  // The nearest enemy brigade.
+  const Polygon own = env_of(b).polygon();
+  double best = kInf;
+  std::optional<Vec2> out;
+  for (const auto& o : s.brigades) {
+    if (o.army == b.army || !brigade_on_table(o)) continue;
+    const double d = distance(own, env_of(o).polygon());
+    if (d < best) {
+      best = d;
+      out = env_of(o).center;
     }
   }
-  Vec2 d = n > 0 ? env.center - sum * (1.0 / n) : Vec2{};
+  return out;
+}
+
+Vec2 away_from(const GameState& s, const Brigade& b, const std::vector<std::string>& enemies) {
+  const OrientedRect env = env_of(b);
+  const auto from = fled_point(s, b, enemies);
+  const Vec2 d = from ? env.center - *from : Vec2{};
   const double len = length(d);
   if (len < kEps) return facing_unit(b.facing_deg + 180);
   return d * (1.0 / len);
@@ -698,7 +703,13 @@ void make_unformed(Brigade& b) {
   b.formation = Formation::kUnformed;
 }
 
-std::optional<HaltPoint> halt_point(const GameState& s, const Brigade& b, Vec2 dir, double reach) {
+namespace {
+
+// The first point, within `reach` along `dir`, where the brigade is wholly
+// past a linear obstacle this move crossed (not one it started on or
+// against) and `accept(feature, distance)` holds.
+template <class Accept>
+std::optional<HaltPoint> first_behind(const GameState& s, const Brigade& b, Vec2 dir, double reach, Accept accept) {
   const OrientedRect env = env_of(b);
   // Obstacles it already stands on or against are not crossed by this move.
   std::vector<const Linear*> at_start;
@@ -712,10 +723,31 @@ std::optional<HaltPoint> halt_point(const GameState& s, const Brigade& b, Vec2 d
       if (std::find(at_start.begin(), at_start.end(), c.feature) != at_start.end()) continue;
       const bool still_on = std::any_of(under.begin(), under.end(),
                                         [&](const ObstacleCrossing& u) { return u.feature == c.feature; });
-      if (!still_on) return HaltPoint{t, c.feature->id};
+      if (!still_on && accept(*c.feature, t)) return HaltPoint{t, c.feature->id};
     }
   }
   return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<HaltPoint> halt_point(const GameState& s, const Brigade& b, Vec2 dir, double reach) {
+  return first_behind(s, b, dir, reach, [](const Linear&, double) { return true; });
+}
+
+std::optional<HaltPoint> rout_obstacle_point(const GameState& s, const Brigade& b, Vec2 dir, double reach,
+                                             const std::vector<std::string>& fled) {
+  const auto from = fled_point(s, b, fled);
+  if (!from) return std::nullopt;
+  const Vec2 c0 = env_of(b).center;
+  // "behind" it: the obstacle lies between the router, where it would halt,
+  // and the enemy it flees (RULINGS AC4).
+  return first_behind(s, b, dir, reach, [&](const Linear& f, double t) {
+    for (const auto& c : s.terrain.obstacles_crossed(Segment{c0 + dir * t, *from})) {
+      if (c.feature == &f) return true;
+    }
+    return false;
+  });
 }
 
 std::optional<HaltPoint> halt_behind(const GameState& s, const Brigade& b, Vec2 dir, bool initial) {
@@ -754,13 +786,16 @@ void unable_to_move(GameState& s, Brigade& b, bool rout, const std::string& by, 
 // part of the brigade which is blocked remains in place as above and the
 // remainder keep retiring" (routers "split in the same way"): the bases that
 // cannot get ½" away for enemy or impassable terrain, when some others can
-// (RULINGS AC5), and what blocks the first of them.
-std::vector<std::size_t> blocked_bases(const GameState& s, const Brigade& b, Vec2 dir, std::string& by) {
+// (RULINGS AC5), and what blocks the first of them. Pursuers split the same
+// way ("Pursuers ... only partially blocked by terrain or enemy will split"),
+// their quarry in `ignore`: touching it is catching it, not being blocked.
+std::vector<std::size_t> blocked_bases(const GameState& s, const Brigade& b, Vec2 dir, std::string& by,
+                                       const std::vector<std::string>& ignore = {}) {
   const std::vector<OrientedRect> rects = footprint(b);
   std::vector<std::size_t> out;
   if (rects.size() < 2) return out;
   for (std::size_t i = 0; i < rects.size(); ++i) {
-    const Stop st = first_stop(s, b.id, rects[i], dir, kUnableToMove, {});
+    const Stop st = first_stop(s, b.id, rects[i], dir, kUnableToMove, ignore);
     if (st.distance < kUnableToMove && (enemy_of(s, b.army, st.by) || st.by == "terrain")) {
       if (out.empty()) by = st.by;
       out.push_back(i);
@@ -772,9 +807,10 @@ std::vector<std::size_t> blocked_bases(const GameState& s, const Brigade& b, Vec
 
 }  // namespace
 
-bool retire_or_rout(GameState& s, Brigade& mover, Vec2 dir, bool rout, bool initial, Dice& dice,
-                    std::vector<Event>& events, bool halt_short) {
+bool retire_or_rout(GameState& s, Brigade& mover, const std::vector<std::string>& fled, bool rout, bool initial,
+                    Dice& dice, std::vector<Event>& events, bool halt_short) {
   const std::string id = mover.id;
+  const Vec2 dir = away_from(s, mover, fled);
   std::string blocked_by;
   if (const auto blocked = blocked_bases(s, mover, dir, blocked_by); !blocked.empty()) {
     const std::string nid = split_id(s, id);
@@ -785,7 +821,8 @@ bool retire_or_rout(GameState& s, Brigade& mover, Vec2 dir, bool rout, bool init
   const FastMove fm = roll_fast_move(dice, b, initial);
   std::vector<DieRoll> rolled = dice.drain();
   const Stop st = first_stop(s, b, dir, fm.inches, {});
-  double d = std::max(0.0, st.distance - (st.by.empty() ? 0 : kClear));
+  const double free = std::max(0.0, st.distance - (st.by.empty() ? 0 : kClear));
+  double d = free;
   std::string why = st.by.empty() ? "" : ", stopped by " + describe_stop(s, st.by);
   if (rout) {
     // "until behind formed friendly foot or cavalry, or terrain obstacle, or 6
@@ -798,6 +835,12 @@ bool retire_or_rout(GameState& s, Brigade& mover, Vec2 dir, bool rout, bool init
         break;
       }
     }
+    // "... or terrain obstacle": once wholly past a linear obstacle that lies
+    // between it and the enemy it flees (RULINGS AC4).
+    if (const auto h = rout_obstacle_point(s, b, dir, d, fled); h && h->distance < d) {
+      d = h->distance;
+      why = ", behind " + h->behind;
+    }
   } else if (halt_short) {
     // "They may halt short of the full move once behind ... fortifications or obstacle."
     if (const auto h = halt_point(s, b, dir, d)) {
@@ -807,7 +850,9 @@ bool retire_or_rout(GameState& s, Brigade& mover, Vec2 dir, bool rout, bool init
   }
   const char* verb = rout ? "rout" : "retire";
   // The table edge is not a block: the brigade halts there (RULINGS AC5).
-  if (d < kUnableToMove && !st.by.empty() && (enemy_of(s, b.army, st.by) || st.by == "terrain")) {
+  // Unable to move: blocked, not merely arrived (a router already 6" off or
+  // behind an obstacle is where it has to be).
+  if (free < kUnableToMove && !st.by.empty() && (enemy_of(s, b.army, st.by) || st.by == "terrain")) {
     unable_to_move(s, b, rout, st.by, std::move(rolled), dice, events);
     return false;
   }
@@ -846,16 +891,39 @@ int free_hack(GameState& s, const Brigade& pursuer, Brigade& target, Dice& dice,
   return hits;
 }
 
-void pursue(GameState& s, Brigade& p, const std::string& target_id, bool initial, Dice& dice,
+void pursue(GameState& s, Brigade& pursuer, const std::string& target, bool initial, Dice& dice,
             std::vector<Event>& events) {
+  // Copies: `target` may be the pursuer's own Brigade::pursuing, and a split
+  // below moves the brigades.
+  const std::string pid = pursuer.id;
+  const std::string target_id = target;
   Brigade* t = find_mut(s, target_id);
   if (t == nullptr || !brigade_on_table(*t)) return;
+  Vec2 dir = env_of(*t).center - env_of(pursuer).center;
+  const double len = length(dir);
+  dir = len > kEps ? dir * (1.0 / len) : facing_unit(pursuer.facing_deg);
+  // "Pursuers of multiple battalions or squadrons who are only partially
+  // blocked by terrain or enemy will split with the blocked part halting and
+  // the remainder carrying on in pursuit" (RULINGS AC5).
+  std::string blocked_by;
+  if (const auto blocked = blocked_bases(s, pursuer, dir, blocked_by, {target_id}); !blocked.empty()) {
+    const std::string nid = split_id(s, pid);
+    const std::string by = describe_stop(s, blocked_by);
+    split_brigade(s, pid, nid, blocked, events);
+    if (Brigade* part = find_mut(s, nid)) {
+      part->status &= ~bit(Status::kPursuing);
+      part->pursuing.clear();
+      events.push_back(event("pursuit_blocked",
+                             nid + " (" + std::to_string(part->bases) + " of " + pid + "'s bases) is blocked by " +
+                                 by + " and halts; the rest pursue.",
+                             *part));
+    }
+    t = find_mut(s, target_id);
+  }
+  Brigade& p = *find_mut(s, pid);
   const FastMove fm = roll_fast_move(dice, p, false);
   (void)initial;  // pursuit never adds the initial ½" a die
   std::vector<DieRoll> rolled = dice.drain();
-  Vec2 dir = env_of(*t).center - env_of(p).center;
-  const double len = length(dir);
-  dir = len > kEps ? dir * (1.0 / len) : facing_unit(p.facing_deg);
   make_unformed(p);
   const Stop st = first_stop(s, p, dir, fm.inches, {});
   const double d = std::max(0.0, st.distance);
@@ -876,7 +944,7 @@ void pursue(GameState& s, Brigade& p, const std::string& target_id, bool initial
     if (was_retiring && brigade_on_table(*t)) {
       t->status = (t->status & ~bit(Status::kRetiring)) | bit(Status::kRouting);
       events.push_back(event("routed", target_id + " is caught retiring and routs.", *t));
-      retire_or_rout(s, *t, away_from(s, *t, {p.id}), true, true, dice, events);
+      retire_or_rout(s, *t, {pid}, true, true, dice, events);
     }
   } else if (!st.by.empty() && enemy_of(s, p.army, st.by) && s.find_brigade(st.by) != nullptr) {
     // "Pursuers encountering new enemy immediately charge into them, the
@@ -916,7 +984,7 @@ void begin_movement_half(GameState& s, Dice& dice, std::vector<Event>& events) {
         // "Subsequent rout moves are made during opponents move phase as long
         // as the opponent is still pursuing ... one casualty for each".
         const std::string tid = t->id;
-        if (retire_or_rout(s, *t, away_from(s, *t, {p.id}), true, false, dice, events)) {
+        if (retire_or_rout(s, *t, {p.id}, true, false, dice, events)) {
           Brigade* tt = find_mut(s, tid);
           events.push_back(event("rout_casualty", tid + " loses a base routing.", *tt));
           inflict_damage(s, *tt, 0, 1, DpCause::kCombat, dice, events);
@@ -973,7 +1041,7 @@ void resolve_retire_choices(GameState& s, const std::vector<Answer>& answers, Di
     }
     Brigade* b = find_mut(s, id);
     if (b == nullptr || !go) continue;
-    retire_or_rout(s, *b, away_from(s, *b, {}), false, false, dice, events, halt);
+    retire_or_rout(s, *b, {}, false, false, dice, events, halt);
   }
 }
 

@@ -70,7 +70,14 @@ double free_distance(const GameState& state, const Brigade& b, Vec2 dir, double 
 // The brigade becomes unformed where it stands (its bases keep their places).
 void make_unformed(Brigade& b);
 
-// Retire (`rout` false) or rout, with a fast move (initial: +½" a die).
+// The point a brigade falls back from: the centre of `enemies` on the table,
+// or the nearest enemy brigade's when none is given; nullopt without enemy.
+std::optional<Vec2> fled_point(const GameState& state, const Brigade& b, const std::vector<std::string>& enemies);
+
+// Retire (`rout` false) or rout with a fast move (initial: +½" a die)
+// straight away from `fled` (away_from). Routers stop at the first of: what
+// blocks them (friends included), 6" from enemy, or once behind a terrain
+// obstacle between them and `fled` (rout_obstacle_point).
 // Returns false if the brigade was unable to move (it then took its casualty
 // and, routing, surrendered to enemy within 2").
 // Bases that cannot get ½" away (enemy, impassable terrain) while others can
@@ -78,8 +85,8 @@ void make_unformed(Brigade& b);
 // rest. `halt_short` (retire only): halt at halt_point() if the move gets
 // there. `b` keeps its id; other references into state.brigades do not
 // survive the call.
-bool retire_or_rout(GameState& state, Brigade& b, Vec2 dir, bool rout, bool initial, Dice& dice,
-                    std::vector<Event>& events, bool halt_short = false);
+bool retire_or_rout(GameState& state, Brigade& b, const std::vector<std::string>& fled, bool rout, bool initial,
+                    Dice& dice, std::vector<Event>& events, bool halt_short = false);
 
 // "They may halt short of the full move once behind other formed friends,
 // fortifications or obstacle" (RULINGS AC4): the first point, within `reach`
@@ -90,6 +97,12 @@ struct HaltPoint {
   std::string behind;  // the feature's id
 };
 std::optional<HaltPoint> halt_point(const GameState& state, const Brigade& b, Vec2 dir, double reach);
+// A router's "until behind ... terrain obstacle" (RULINGS AC4): the first
+// point within `reach` along `dir` where it is wholly past a linear obstacle
+// (any but a road) this move crossed that lies between it (its centre there)
+// and the enemy it flees (fled_point of `fled`).
+std::optional<HaltPoint> rout_obstacle_point(const GameState& state, const Brigade& b, Vec2 dir, double reach,
+                                             const std::vector<std::string>& fled);
 // The same within the most a fast move could reach before anything stops it:
 // whether halting short is an option to offer.
 std::optional<HaltPoint> halt_behind(const GameState& state, const Brigade& b, Vec2 dir, bool initial);
@@ -97,7 +110,10 @@ std::optional<HaltPoint> halt_behind(const GameState& state, const Brigade& b, V
 // for each 4+. Returns the casualties.
 int free_hack(GameState& state, const Brigade& pursuer, Brigade& target, Dice& dice, std::vector<Event>& events);
 // The pursuer's fast move after `target`; catching it gives the free hack (a
-// retiring target then routs); new enemy met is charged.
+// retiring target then routs); new enemy met is charged. Bases that cannot
+// get ½" towards the target for enemy or impassable terrain, while others
+// can, split off first and halt, no longer pursuing (RULINGS AC5). `pursuer`
+// keeps its id; references into state.brigades do not survive the call.
 void pursue(GameState& state, Brigade& pursuer, const std::string& target, bool initial, Dice& dice,
             std::vector<Event>& events);
 

@@ -3,6 +3,7 @@
 // the position, blocked moves, and the later rout / retire moves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -647,6 +648,318 @@ TEST(AfterCombatMovement, AContinuedRetireMayHaltOnceBehindAnObstacle) {
   const double moved = distance(brigade(s, "fr_b1").position, {16, 10});
   EXPECT_GT(moved, 2.0);
   EXPECT_LT(moved, 2.6);
+}
+
+// ---- Rout: "until behind formed friendly foot or cavalry, or terrain
+// obstacle, or 6 inches from enemy" (RULINGS AC4) ----
+
+TEST(AfterCombat, RoutMovesItsFullFastMoveWithTheInitialHalfInchADie) {
+  GameState s = facing_off();
+  add_combat(s, -8, {AfterAction::kRout}, {AfterAction::kRemain});
+  FixedDice dice{2, 1};  // AvD 2 + D6 1 = 1.5", +½" a die initial = 2.5": still short of 6" off
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  const Brigade& b = brigade(s, "fr_b1");
+  EXPECT_NEAR(b.position.y, 10 - 2.5, 1e-9);
+  EXPECT_NEAR(b.position.x, 16, 1e-9);
+  EXPECT_EQ(b.formation, Formation::kUnformed);
+  EXPECT_TRUE(b.has(Status::kRouting));
+}
+
+TEST(AfterCombat, RoutStopsAgainstFriendsBehindWithoutLoss) {
+  GameState s = facing_off();
+  brigade(s, "fr_b4").position = {16, 6.5};  // formed friends 2.5" behind fr_b1's rear (y 9)
+  add_combat(s, -8, {AfterAction::kRout}, {AfterAction::kRemain});
+  FixedDice dice{5, 6};  // 6.5": would reach the 6" point (y 4.5) unstopped
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  const Brigade& b = brigade(s, "fr_b1");
+  EXPECT_NEAR(b.position.y, 10 - 2.5, 0.02);  // halted against them
+  EXPECT_EQ(b.bases, 4u);
+  EXPECT_TRUE(b.has(Status::kRouting));
+  EXPECT_FALSE(b.has(Status::kSurrendered));
+  EXPECT_FALSE(has_event(ev, "rout_blocked"));
+}
+
+TEST(AfterCombat, RoutStopsOnceBehindATerrainObstacleBetweenItAndTheEnemy) {
+  GameState s = hedge_behind();  // a hedge 1" behind fr_b1's rear, across its path
+  add_combat(s, -8, {AfterAction::kRout}, {AfterAction::kRemain});
+  FixedDice dice{5, 6};  // 6.5": unstopped it would go on to 6" from al_b1 (y 4.5)
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_TRUE(after_combat_done(s));  // a router is not asked: it must halt there
+  const Brigade& b = brigade(s, "fr_b1");
+  const double moved = 10 - b.position.y;
+  EXPECT_GT(moved, 2.0);  // 1" to the hedge and its own 1" depth: wholly past it
+  EXPECT_LT(moved, 2.2);
+  EXPECT_TRUE(b.has(Status::kRouting));
+  for (const auto& r : footprint(b)) EXPECT_TRUE(s.terrain.obstacles_crossed(r.polygon()).empty());
+  bool said = false;
+  for (const auto& e : ev) said = said || (e.kind == "rout" && e.text.find("behind hedge") != std::string::npos);
+  EXPECT_TRUE(said);
+}
+
+TEST(AfterCombat, AnObstacleAlongsideTheRoutIsNotBetweenItAndTheEnemy) {
+  GameState s = facing_off();
+  // A hedge running the same way as the rout, under its left-hand base's path
+  // (x 14..15) but not between the routers and al_b1 (straight north of them).
+  Feature f;
+  f.id = "hedge";
+  f.kind = TerrainKind::kHedge;
+  f.points = {{14.3, 8.5}, {14.3, 6.0}};
+  s.features = {f};
+  s.terrain = make_terrain_map(s.features);
+  add_combat(s, -8, {AfterAction::kRout}, {AfterAction::kRemain});
+  FixedDice dice{5, 6};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  const double gap = 10.5 - brigade(s, "fr_b1").position.y;  // to al_b1's front
+  EXPECT_GE(gap, 6.0 - 1e-9);
+  EXPECT_LE(gap, 6.0 + 0.25 + 1e-9);
+}
+
+TEST(AfterCombatMovement, ASubsequentRoutMoveAlsoStopsBehindAnObstacle) {
+  GameState s = hedge_behind();
+  s.phase = Phase::kMovement;
+  s.initiative = "al";
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.status |= bit(Status::kRouting);
+  make_unformed(fr);
+  Brigade& al = brigade(s, "al_b1");
+  al.position = {16, 13};
+  al.status |= bit(Status::kPursuing);
+  al.pursuing = "fr_b1";
+  make_unformed(al);
+  al.control = ControlResult::kContinue;
+  // Rout 5 + 6 = 5.5" (not initial): halts past the hedge (~2.05"); 1
+  // casualty; pursuit 2 + 1 = 1.5": does not catch.
+  FixedDice dice{5, 6, 2, 1};
+  std::vector<Event> ev;
+  begin_movement_half(s, dice, ev);
+  const double moved = 10 - brigade(s, "fr_b1").position.y;
+  EXPECT_GT(moved, 2.0);
+  EXPECT_LT(moved, 2.2);
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 3u);
+}
+
+TEST(AfterCombat, RetireBlockedByImpassableTerrainStaysAndLosesABase) {
+  GameState s = facing_off();
+  Feature f;
+  f.id = "river";
+  f.kind = TerrainKind::kRiver;
+  f.impassable = true;
+  f.points = {{8, 8.8}, {24, 8.8}};  // 0.2" behind fr_b1's rear
+  s.features = {f};
+  s.terrain = make_terrain_map(s.features);
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 3u);
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 10, 1e-9);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kRetiring));
+  EXPECT_TRUE(has_event(ev, "retire_blocked"));
+}
+
+// ---- Splitting: the bound bases, every moving action, pursuers (RULINGS AC5) ----
+
+TEST(AfterCombat, SupportingRearRanksAreBoundTheirFlanksAreNot) {
+  GameState s = six_against_one();
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.bases = 12;  // a two-rank line, 6 files
+  fr.formation = Formation::kTwoRankLine;
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kRemain});
+  FixedDice dice{3, 3};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  // The four middle files are in combat; their rear-rank bases support them.
+  EXPECT_EQ(s.after_combat.entries[0].unbound.size(), 4u);
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 8u);
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kRetiring));
+  for (const char* id : {"fr_b1_1", "fr_b1_2"}) {
+    EXPECT_EQ(brigade(s, id).bases, 2u) << id;
+    EXPECT_FALSE(brigade(s, id).has(Status::kRetiring)) << id;
+    EXPECT_FALSE(brigade(s, id).has(Status::kMoved)) << id;
+  }
+}
+
+TEST(AfterCombat, RoutingAndPursuingSplitOffTheUnboundBasesToo) {
+  {
+    GameState s = six_against_one();
+    add_combat(s, -8, {AfterAction::kRout}, {AfterAction::kRemain});
+    FixedDice dice{3, 3};
+    std::vector<Event> ev;
+    after_combat_resolve(s, {}, dice, ev);
+    EXPECT_EQ(brigade(s, "fr_b1").bases, 4u);
+    EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kRouting));
+    for (const char* id : {"fr_b1_1", "fr_b1_2"}) {
+      EXPECT_FALSE(brigade(s, id).has(Status::kRouting)) << id;
+      EXPECT_NEAR(brigade(s, id).position.y, 10, 1e-9) << id;
+    }
+  }
+  {
+    GameState s = six_against_one();
+    add_combat(s, 5, {AfterAction::kPursue}, {AfterAction::kRetire});
+    // al_b1 retires 4"; fr_b1 pursues 5.5" and catches it: the free hack's
+    // 6s destroy its single base.
+    FixedDice dice{3, 3, 5, 6, 6, 6, 6, 6};
+    std::vector<Event> ev;
+    after_combat_resolve(s, {}, dice, ev);
+    EXPECT_EQ(brigade(s, "fr_b1").bases, 4u);
+    EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kPursuing));
+    for (const char* id : {"fr_b1_1", "fr_b1_2"}) {
+      EXPECT_FALSE(brigade(s, id).has(Status::kPursuing)) << id;
+      EXPECT_NEAR(brigade(s, id).position.y, 10, 1e-9) << id;
+    }
+  }
+}
+
+// al_b1 pursues; an impassable wall 0.2" in front of its base at x 17..18
+// only: that base halts as a new brigade, the other three pursue.
+TEST(AfterCombat, PursuersPartlyBlockedByTerrainSplitTheBlockedPartHalts) {
+  GameState s = facing_off();
+  Feature f;
+  f.id = "wall";
+  f.kind = TerrainKind::kWall;
+  f.impassable = true;
+  f.points = {{17.2, 10.3}, {17.8, 10.3}};
+  s.features = {f};
+  s.terrain = make_terrain_map(s.features);
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kPursue});
+  // fr_b1 retires 4"; al_b1's three bases pursue 5.5" and catch it (gap
+  // 4.5"): free hack 1, 1, 1 (no loss); caught retiring, fr_b1 routs (2, 1).
+  FixedDice dice{3, 3, 5, 6, 1, 1, 1, 2, 1};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, dice, ev);
+  const Brigade& al = brigade(s, "al_b1");
+  EXPECT_EQ(al.bases, 3u);
+  EXPECT_TRUE(al.has(Status::kPursuing));
+  EXPECT_NEAR(al.position.y, 10.5 - 4.5, 0.02);
+  const Brigade& part = brigade(s, "al_b1_1");
+  EXPECT_EQ(part.bases, 1u);  // no casualty: halting is not being unable to retire
+  EXPECT_FALSE(part.has(Status::kPursuing));
+  EXPECT_TRUE(part.pursuing.empty());
+  EXPECT_NEAR(pose_envelope(pose_of(part)).center.x, 17.5, 1e-6);
+  EXPECT_NEAR(pose_envelope(pose_of(part)).center.y, 11.0, 1e-6);
+  EXPECT_TRUE(has_event(ev, "pursuit_blocked"));
+  EXPECT_TRUE(has_event(ev, "free_hack"));
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kRouting));
+}
+
+// The same in a later movement phase, blocked by new enemy (fr_b2) in front
+// of one base: that base halts; the rest pursue past fr_b2 without charging it.
+TEST(AfterCombatMovement, PursuersPartlyBlockedByEnemySplitTheBlockedPartHalts) {
+  GameState s = tiny_state();
+  s.phase = Phase::kMovement;
+  s.initiative = "al";
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.status |= bit(Status::kRouting);
+  make_unformed(fr);
+  Brigade& fr2 = brigade(s, "fr_b2");
+  fr2.bases = 1;
+  fr2.position = {17.6, 12.8};  // x 17.1..18.1, y 11.8..12.8
+  Brigade& al = brigade(s, "al_b1");
+  al.position = {16, 13};
+  al.status |= bit(Status::kPursuing);
+  al.pursuing = "fr_b1";
+  make_unformed(al);
+  al.control = ControlResult::kContinue;
+  // Rout 2 + 1 = 1.5", 1 casualty; pursuit 5 + 6 = 5.5": three bases catch
+  // fr_b1 (gap 4.5"); free hack 6, 6, 1: 2 casualties.
+  FixedDice dice{2, 1, 5, 6, 6, 6, 1};
+  std::vector<Event> ev;
+  begin_movement_half(s, dice, ev);
+  EXPECT_EQ(dice.remaining(), 0u);
+  EXPECT_TRUE(has_event(ev, "pursuit_blocked"));
+  EXPECT_FALSE(has_event(ev, "pursuit_charge"));
+  EXPECT_EQ(brigade(s, "al_b1").bases, 3u);
+  EXPECT_TRUE(brigade(s, "al_b1").has(Status::kPursuing));
+  const Brigade& part = brigade(s, "al_b1_1");
+  EXPECT_EQ(part.bases, 1u);
+  EXPECT_FALSE(part.has(Status::kPursuing));
+  EXPECT_NEAR(pose_envelope(pose_of(part)).center.y, 13.5, 1e-6);
+  EXPECT_EQ(brigade(s, "fr_b1").bases, 1u);  // 4 - 1 (rout move) - 2 (hack)
+}
+
+// ---- Pursuers meeting new enemy (RULINGS AC8) ----
+
+GameState pursuit_into(TroopType met) {
+  GameState s = tiny_state();
+  s.phase = Phase::kMovement;
+  s.initiative = "al";
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.status |= bit(Status::kRouting);
+  make_unformed(fr);
+  Brigade& fr2 = brigade(s, "fr_b2");
+  fr2.type = met;
+  fr2.position = {16, 12};  // across the whole path, 1" in front of the pursuers
+  Brigade& al = brigade(s, "al_b1");
+  al.position = {16, 13};
+  al.status |= bit(Status::kPursuing);
+  al.pursuing = "fr_b1";
+  make_unformed(al);
+  al.control = ControlResult::kContinue;
+  return s;
+}
+
+TEST(AfterCombatMovement, PursuersMeetingNewEnemyChargeThem) {
+  GameState s = pursuit_into(TroopType::kFoot);
+  FixedDice dice(std::vector<int>(200, 3));
+  std::vector<Event> ev;
+  begin_movement_half(s, dice, ev);
+  EXPECT_TRUE(has_event(ev, "pursuit_charge"));
+  bool fought = false;
+  for (const auto& r : s.combat.results) {
+    const bool both = std::find(r.a.brigades.begin(), r.a.brigades.end(), "fr_b2") != r.a.brigades.end() ||
+                      std::find(r.b.brigades.begin(), r.b.brigades.end(), "fr_b2") != r.b.brigades.end();
+    fought = fought || (r.pursuit && both);
+  }
+  EXPECT_TRUE(fought);
+  EXPECT_TRUE(s.combat.charges.empty());  // foot do not counter-charge
+}
+
+TEST(AfterCombatMovement, CavalryMetByPursuersCounterCharge) {
+  GameState s = pursuit_into(TroopType::kHorse);
+  FixedDice dice(std::vector<int>(200, 3));
+  std::vector<Event> ev;
+  begin_movement_half(s, dice, ev);
+  EXPECT_TRUE(has_event(ev, "pursuit_charge"));
+  ASSERT_EQ(s.combat.charges.size(), 1u);
+  EXPECT_EQ(s.combat.charges[0].charger, "fr_b2");
+  EXPECT_TRUE(s.combat.charges[0].counter);
+}
+
+// ---- Ride-through (RULINGS AC6) ----
+
+TEST(AfterCombat, NoRoomToRideThroughASupportingLineTooClose) {
+  GameState s = facing_off();
+  brigade(s, "fr_b1").type = TroopType::kHorse;
+  brigade(s, "al_b2").position = {16, 12.0};  // 0.5" behind al_b1's rear (y 11.5)
+  AfterCombatEntry e;
+  e.brigade = "fr_b1";
+  e.options = {AfterAction::kRideThrough2, AfterAction::kRideThrough3};
+  e.enemies = {"al_b1"};
+  EXPECT_EQ(available_actions(s, e), (std::vector<AfterAction>{AfterAction::kRemain, AfterAction::kRetire}));
+  brigade(s, "al_b2").position = {16, 16.0};  // far enough back: room
+  EXPECT_EQ(available_actions(s, e), e.options);
+}
+
+TEST(AfterCombat, RideThroughThreeDiceHaltsTwoInchesShortOfNewEnemy) {
+  GameState s = facing_off();
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.type = TroopType::kHorse;  // 1¼" deep: y 8.75..10
+  brigade(s, "al_b2").position = {16, 16.0};  // new enemy 6" ahead of the riders' front
+  add_combat(s, 1, {AfterAction::kRideThrough2, AfterAction::kRideThrough3}, {AfterAction::kRemain});
+  FixedDice none{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, none, ev);
+  ASSERT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"after/fr_b1"}));
+  const double y0 = pose_envelope(pose_of(brigade(s, "fr_b1"))).center.y;
+  FixedDice faces{5, 5, 6};  // 2 AvD + D6 = 8": stopped by al_b2 at 6", halts 2" short
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "ride_through_3")}, faces, ev);
+  EXPECT_EQ(faces.remaining(), 0u);
+  EXPECT_NEAR(pose_envelope(pose_of(brigade(s, "fr_b1"))).center.y - y0, 4.0, 1e-6);
+  EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kMoved));
 }
 
 }  // namespace
