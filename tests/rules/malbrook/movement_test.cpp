@@ -958,6 +958,26 @@ TEST(MovementExecute, RoutersWhoPassTheirTestMayRallyByReforming) {
   EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kRouting));
 }
 
+// "Next move phase they may either continue to retire unformed or remain in
+// place to change formation back into line or column" (RULINGS AC9).
+TEST(MovementExecute, RetiringBrigadesThatRemainMayReform) {
+  GameState s = movement_state();
+  Brigade& b = brigade(s, "fr_b1");
+  b.status |= static_cast<std::uint32_t>(Status::kRetiring);
+  b.formation = Formation::kUnformed;
+  const auto d = pending_decision(s, "dice/fr_b1");
+  ASSERT_TRUE(d.has_value());
+  std::vector<std::string> opts;
+  for (const auto& o : d->options) opts.push_back(o.id);
+  EXPECT_EQ(opts, (std::vector<std::string>{"none", "manoeuvre"}));  // no move but the re-forming
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
+  OrderStep reform = formation_step("line", 0);
+  reform.action = "reform";
+  ASSERT_TRUE(execute(s, {{"fr_b1", {reform}}}));
+  EXPECT_EQ(brigade(s, "fr_b1").formation, Formation::kLine);
+  EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kRetiring));
+}
+
 TEST(MovementFastMove, MaximumDiceAndHalfInchPerDieOnTheInitialMove) {
   Brigade foot;
   Brigade cav;
