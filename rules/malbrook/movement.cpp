@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "rules/core/edit.hpp"
 #include "rules/core/visibility.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/combat.hpp"
@@ -851,35 +852,46 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
         };
         Pose at = e.end;
         bool beyond = !within(e.end);  // passed through the zone and out
-        if (st.action == "forward") {
-          // The first point within 1": scan, then bisect.
+        std::string after;             // how far into the step that point is
+        // The first point within 1": scan the step by the fraction of its
+        // distance (or a wheel's angle) gone, then bisect. Steps that move
+        // without a distance or angle to scale (mount, passage...) halt at
+        // their end.
+        const bool wheeling = st.action == "wheel";
+        const bool straight = st.action == "forward" || st.action == "incline" || st.action == "side_step" ||
+                              st.action == "step_back";
+        const double whole = wheeling ? std::abs(st.angle_deg) : st.distance;
+        if ((wheeling || straight) && whole > kEps) {
+          const auto part_at = [&](double t) {
+            OrderStep part = st;
+            if (wheeling) part.angle_deg = st.angle_deg * t;
+            else part.distance = st.distance * t;
+            return manoeuvre_step(cur, part, ctx);
+          };
+          // Scan in 0.05" (or 0.25°) parts.
+          const double dt = std::min(1.0, (wheeling ? 0.25 : 0.05) / whole);
           double lo = 0;
           double hi = -1;
-          for (double d = 0.05; hi < 0; d = std::min(d + 0.05, st.distance)) {
-            OrderStep part = st;
-            part.distance = d;
-            auto q = manoeuvre_step(cur, part, ctx);
-            if (q && within(q->end)) hi = d;
-            else lo = d;
-            if (d >= st.distance) break;
+          for (double t = dt; hi < 0; t = std::min(t + dt, 1.0)) {
+            auto q = part_at(t);
+            if (q && within(q->end)) hi = t;
+            else lo = t;
+            if (t >= 1.0) break;
           }
           if (hi >= 0) {
             for (int k = 0; k < 30; ++k) {
-              OrderStep part = st;
-              part.distance = (lo + hi) / 2;
-              auto q = manoeuvre_step(cur, part, ctx);
-              (q && within(q->end) ? hi : lo) = part.distance;
+              const double t = (lo + hi) / 2;
+              auto q = part_at(t);
+              (q && within(q->end) ? hi : lo) = t;
             }
-            OrderStep part = st;
-            part.distance = hi;
-            if (auto q = manoeuvre_step(cur, part, ctx)) at = q->end;
-            beyond = st.distance > hi + kAtLine;
+            if (auto q = part_at(hi)) at = q->end;
+            beyond = whole * (1 - hi) > (wheeling ? 0.01 : kAtLine);
+            const std::string gone = wheeling ? format_number(whole * hi) + "°" : in(whole * hi);
+            after = " (after " + gone + " of this " + st.action + ")";
           }
         }
         if (!passes_flank_of(at, *f)) continue;
         if (beyond) {
-          const std::string after =
-              st.action == "forward" ? " (after " + in(distance(cur.position, at.position)) + ")" : std::string();
           return no("flanking_fire", who + " passes within 1\" of the front of enemy foot " + f->id +
                                          ": they fire where it first comes within 1\"" + after +
                                          ", and it must halt there.");

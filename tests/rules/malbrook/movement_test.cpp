@@ -1015,9 +1015,15 @@ TEST(FlankingMusketry, PassingWithinAnInchOfFootsFrontHaltsThereAndIsFiredOn) {
   auto more = execute(s, {{"fr_b1", {step_of("side_step", 1, "left"), step_of("about_face")}}});
   ASSERT_FALSE(more);
   EXPECT_EQ(more.error().code, "flanking_fire");
+  // Its flank comes within 1" 0.3" into the side step: it halts there, so
+  // the whole 1" is refused with the point (RULINGS C18).
+  auto whole = execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}});
+  ASSERT_FALSE(whole);
+  EXPECT_EQ(whole.error().code, "flanking_fire");
+  EXPECT_NE(whole.error().reason.find("(after 0.3\" of this side_step)"), std::string::npos) << whole.error().reason;
   std::vector<Event> ev;
-  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}}, &ev));
-  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 19.7, 1e-9);
+  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 0.3, "left")}}}, &ev));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 19.0, 1e-9);
   EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kInCombat));
   ASSERT_EQ(s.combat.flanking.size(), 1u);
   EXPECT_EQ(s.combat.flanking[0].target, "fr_b1");
@@ -1044,6 +1050,34 @@ TEST(FlankingMusketry, PassingWithinAnInchOfFootsFrontHaltsThereAndIsFiredOn) {
   ASSERT_TRUE(declare(t, {{"fr_b1", "manoeuvre"}}, {}));
   ASSERT_TRUE(execute(t, {{"fr_b1", {step_of("side_step", 1, "left")}}}));
   EXPECT_TRUE(t.combat.flanking.empty());
+}
+
+TEST(FlankingMusketry, AWheelHaltsWhereItsFlankFirstComesWithinAnInch) {
+  // fr_b1 wheels forward on its right (west) front corner: its left (east)
+  // end swings south past al_b1, whose front (x=21.2, y 5..9) faces west,
+  // 2" south-east of that corner. A wheel of the whole 2" rolled (28.6°)
+  // would carry the corner through al_b1's 1" zone, passing its flank; it is
+  // refused with the angle at which it first comes within 1" (about 24°),
+  // and a wheel of that angle is accepted, short of the roll, and fired on.
+  GameState s = passing_by_foot();
+  brigade(s, "al_b1").position = {21.2, 7};
+  ASSERT_TRUE(declare(s, {{"fr_b1", "1"}}, {4}));
+  auto wheel = [](double angle) {
+    OrderStep w = step_of("wheel", 0, "right");
+    w.angle_deg = angle;
+    return w;
+  };
+  auto whole = execute(s, {{"fr_b1", {wheel(28.6)}}});
+  ASSERT_FALSE(whole);
+  ASSERT_EQ(whole.error().code, "flanking_fire") << whole.error().reason;
+  const std::string why = whole.error().reason;
+  const auto at = why.find("(after ");
+  ASSERT_NE(at, std::string::npos) << why;
+  const double angle = std::stod(why.substr(at + 7));
+  EXPECT_GT(angle, 20);
+  EXPECT_LT(angle, 28);
+  ASSERT_TRUE(execute(s, {{"fr_b1", {wheel(angle)}}})) << why;
+  EXPECT_EQ(s.combat.flanking.size(), 1u);
 }
 
 TEST(FlankingMusketry, FootMarchingAtTheFootsFrontFightInsteadOfTakingFlankingFire) {
