@@ -76,20 +76,6 @@ bool in_arc(const OrientedRect& gun, const std::vector<OrientedRect>& bases) {
                      [&](const OrientedRect& r) { return in_front_arc(gun, r.polygon(), kArtilleryArc); });
 }
 
-// Friends of `army` (brigades and crewed guns, `except` aside) within `d` of the bases.
-bool friends_within(const GameState& s, std::string_view army, const std::vector<OrientedRect>& bases, double d,
-                    const Gun* except) {
-  for (const auto& b : s.brigades) {
-    if (b.army != army || !brigade_on_table(b)) continue;
-    if (gap(footprint(b), bases) <= d + kSlack) return true;
-  }
-  for (const auto& g : s.guns) {
-    if (g.army != army || &g == except || !gun_crewed(g)) continue;
-    if (gap(bases, footprint(g)) <= d + kSlack) return true;
-  }
-  return false;
-}
-
 // Scene object index per (kind, index).
 struct SceneLookup {
   MalbrookScene ms;
@@ -106,12 +92,41 @@ struct SceneLookup {
 
 std::size_t gun_index(const GameState& s, const Gun& g) { return static_cast<std::size_t>(&g - s.guns.data()); }
 
+// A unit's bases and the box around them. The boxes' gap is a lower bound of
+// the bases' (gap): a pair whose boxes lie further apart than a distance
+// asked about cannot be within it, so the exact test is skipped (kBoxSlack
+// keeps the bound safe from rounding). This changes no answer.
+struct Body {
+  std::vector<OrientedRect> bases;
+  Aabb box;
+};
+constexpr double kBoxSlack = 1e-6;
+
+Body body_of(std::vector<OrientedRect> bases) {
+  Body b{std::move(bases), {}};
+  for (const auto& r : b.bases) b.box.add(r.bounds());
+  return b;
+}
+
+// Whether the bodies' gap may be <= d: false only when it certainly is not.
+bool may_be_within(const Body& a, const Body& b, double d) { return a.box.distance_to(b.box) <= d + kBoxSlack; }
+
 // What a phase's questions share, built once on first use: the sight scene,
-// and control as it stands now (the bombardment phase precedes this turn's
-// command phase).
+// control as it stands now (the bombardment phase precedes this turn's
+// command phase), and the units' footprints.
 class FireContext {
  public:
-  FireContext(const GameState& s, FirePhase phase) : s_(s), phase_(phase) {}
+  FireContext(const GameState& s, FirePhase phase)
+      : s_(s), phase_(phase), brigades_(s.brigades.size()), guns_(s.guns.size()) {}
+  const Body& brigade(std::size_t i) {
+    if (!brigades_[i]) brigades_[i] = body_of(footprint(s_.brigades[i]));
+    return *brigades_[i];
+  }
+  const Body& gun(std::size_t i) {
+    if (!guns_[i]) guns_[i] = body_of({footprint(s_.guns[i])});
+    return *guns_[i];
+  }
+  const Body& target(const FireTarget& t) { return t.kind == PieceKind::kGun ? gun(t.index) : brigade(t.index); }
   const SceneLookup& scene() {
     if (!scene_) scene_.emplace(s_);
     return *scene_;
@@ -130,7 +145,29 @@ class FireContext {
   FirePhase phase_;
   std::optional<SceneLookup> scene_;
   std::optional<GameState> control_;
+  std::vector<std::optional<Body>> brigades_;
+  std::vector<std::optional<Body>> guns_;
 };
+
+// Friends of `army` (brigades and crewed guns, `except` aside) within `d` of the bases.
+bool friends_within(const GameState& s, FireContext& ctx, std::string_view army, const Body& target, double d,
+                    const Gun* except) {
+  for (std::size_t i = 0; i < s.brigades.size(); ++i) {
+    const Brigade& b = s.brigades[i];
+    if (b.army != army || !brigade_on_table(b)) continue;
+    const Body& friend_body = ctx.brigade(i);
+    if (!may_be_within(friend_body, target, d + kSlack)) continue;
+    if (gap(friend_body.bases, target.bases) <= d + kSlack) return true;
+  }
+  for (std::size_t i = 0; i < s.guns.size(); ++i) {
+    const Gun& g = s.guns[i];
+    if (g.army != army || &g == except || !gun_crewed(g)) continue;
+    const Body& friend_body = ctx.gun(i);
+    if (!may_be_within(friend_body, target, d + kSlack)) continue;
+    if (gap(target.bases, friend_body.bases.front()) <= d + kSlack) return true;
+  }
+  return false;
+}
 
 bool gun_in_combat(const GameState& s, const Gun& g) {
   if (g.has(Status::kInCombat)) return true;
@@ -144,13 +181,16 @@ bool gun_in_combat(const GameState& s, const Gun& g) {
 
 // Enemy units (brigades, crewed guns) any part of which is in the gun's arc
 // within [min, max] inches: the candidates before sight and friends.
-std::vector<FireTarget> enemies_in_arc(const GameState& s, const Gun& g, double min, double max) {
+std::vector<FireTarget> enemies_in_arc(const GameState& s, FireContext& ctx, const Gun& g, double min, double max) {
   std::vector<FireTarget> out;
-  const OrientedRect me = footprint(g);
+  const Body& gun_body = ctx.gun(gun_index(s, g));
+  const OrientedRect me = gun_body.bases.front();
   for (std::size_t i = 0; i < s.brigades.size(); ++i) {
     const Brigade& b = s.brigades[i];
     if (b.army == g.army || !brigade_on_table(b)) continue;
-    const auto bases = footprint(b);
+    const Body& body = ctx.brigade(i);
+    if (!may_be_within(body, gun_body, max + kSlack)) continue;
+    const auto& bases = body.bases;
     const double d = gap(bases, me);
     if (d > max + kSlack || d < min - kSlack || !in_arc(me, bases)) continue;
     out.push_back({PieceKind::kBrigade, i, b.id, d, range_band(d)});
@@ -158,7 +198,9 @@ std::vector<FireTarget> enemies_in_arc(const GameState& s, const Gun& g, double 
   for (std::size_t i = 0; i < s.guns.size(); ++i) {
     const Gun& t = s.guns[i];
     if (t.army == g.army || !gun_crewed(t)) continue;
-    const OrientedRect r = footprint(t);
+    const Body& body = ctx.gun(i);
+    if (!may_be_within(body, gun_body, max + kSlack)) continue;
+    const OrientedRect& r = body.bases.front();
     const double d = distance(me, r);
     if (d > max + kSlack || d < min - kSlack || !in_arc(me, {r})) continue;
     out.push_back({PieceKind::kGun, i, t.id, d, range_band(d)});
@@ -201,7 +243,7 @@ std::optional<std::string> aim_problem(const GameState& s, FireContext& ctx, con
   if (!in_front_arc(me, p, kArtilleryArc)) return "the aim point must be within 45 degrees of the gun's front";
   if (ctx.controlled(g)) return std::nullopt;
   // Not under control: on the nearest enemy in that band (RULINGS.md).
-  const auto near = nearest_only(enemies_in_arc(s, g, kIndirectMinRange + kSlack, kIndirectMaxRange));
+  const auto near = nearest_only(enemies_in_arc(s, ctx, g, kIndirectMinRange + kSlack, kIndirectMaxRange));
   for (const auto& t : near) {
     for (const auto& r : target_bases(s, t)) {
       if (r.contains(p, kSlack)) return std::nullopt;
@@ -412,11 +454,11 @@ namespace {
 std::vector<FireTarget> eligible_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
   if (fires_indirect(g.weight) || !gun_may_fire(s, g, phase)) return {};
   const double max = phase == FirePhase::kCloseFire ? kCloseRange : max_range(g.weight);
-  std::vector<FireTarget> out = enemies_in_arc(s, g, 0, max);
+  std::vector<FireTarget> out = enemies_in_arc(s, ctx, g, 0, max);
   if (out.empty()) return out;
   const VisibilityRules rules = visibility_rules();
   std::erase_if(out, [&](const FireTarget& t) {
-    if (friends_within(s, g.army, target_bases(s, t), kFriendsClearance, &g)) return true;
+    if (friends_within(s, ctx, g.army, ctx.target(t), kFriendsClearance, &g)) return true;
     const SceneLookup& scene = ctx.scene();
     const auto eye = scene.find(PieceKind::kGun, gun_index(s, g));
     const auto mark = scene.find(t.kind, t.index);
@@ -808,7 +850,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
       if (!gun_may_fire(s, g, phase)) continue;
       if (fires_indirect(g.weight)) {
         if (phase != FirePhase::kBombardment) continue;
-        if (enemies_in_arc(s, g, kIndirectMinRange + kSlack, kIndirectMaxRange).empty()) continue;
+        if (enemies_in_arc(s, ctx, g, kIndirectMinRange + kSlack, kIndirectMaxRange).empty()) continue;
         Decision d;
         d.id = std::string(kAimPrefix) + g.id;
         d.seat = seat_of(g);

@@ -423,15 +423,79 @@ bool must_charge_again(const GameState&, const Brigade& b) {
   return b.has(Status::kFailedCharge) && b.control != ControlResult::kAsWished;
 }
 
+namespace {
+
+// Which charge directions can meet the target at all, worked out once so the
+// sweep below tries first_contact only where it can find something; it
+// changes no answer. The translations v that bring the charger onto the
+// target (they intersect) are the Minkowski difference target - charger,
+// inside the convex hull of every target point minus every charger point.
+// When that hull lies at least kScreenNear from the origin, a direction whose
+// ray misses the hull's angular span by kScreenAngle radians misses the hull
+// by more than kScreenNear * sin(kScreenAngle) (1e-6"), far beyond
+// first_contact's tolerances (~1e-9"), so no contact there; and nothing lies
+// within reach when the hull is further than the longest charge allowed.
+// Nearer than kScreenNear (touching or all but) every direction is tried.
+constexpr double kScreenNear = 0.01;
+constexpr double kScreenAngle = 1e-4;
+constexpr double kScreenSlack = 1e-6;
+
+struct PathScreen {
+  bool active = false;  // false: try every direction
+  bool none = false;    // nothing within reach in any direction
+  Vec2 ref{};           // a point of the hull: angles are measured from it
+  double lo = 0, hi = 0;
+
+  PathScreen(const Polygon& charger, const Polygon& target, double max_distance) {
+    if (charger.points.empty() || target.points.empty()) return;
+    std::vector<Vec2> diffs;
+    diffs.reserve(charger.points.size() * target.points.size());
+    for (Vec2 q : target.points) {
+      for (Vec2 p : charger.points) diffs.push_back(q - p);
+    }
+    const Polygon reach = convex_hull(diffs);
+    if (reach.points.size() < 3) return;
+    const double near = distance(reach, Vec2{0, 0});
+    if (!(near >= kScreenNear)) return;
+    if (near > max_distance + kScreenSlack) {
+      active = none = true;
+      return;
+    }
+    for (Vec2 m : reach.points) ref = ref + m;
+    ref = ref * (1.0 / static_cast<double>(reach.points.size()));
+    lo = kInf;
+    hi = -kInf;
+    for (Vec2 m : reach.points) {
+      const double a = angle_from_ref(m);
+      lo = std::min(lo, a);
+      hi = std::max(hi, a);
+    }
+    active = true;
+  }
+  double angle_from_ref(Vec2 v) const { return std::atan2(cross(ref, v), dot(ref, v)); }
+  // False only where the direction certainly meets nothing.
+  bool may_meet(Vec2 dir) const {
+    if (!active) return true;
+    if (none) return false;
+    const double a = angle_from_ref(dir);
+    return a >= lo - kScreenAngle && a <= hi + kScreenAngle;
+  }
+};
+
+}  // namespace
+
 std::optional<ChargePath> charge_path(const OrientedRect& charger, const Polygon& target, double max_distance) {
   const Polygon poly = charger.polygon();
   std::optional<ChargePath> best;
+  const PathScreen screen(poly, target, max_distance);
+  if (screen.none) return best;
   const int steps = static_cast<int>(std::lround(kChargeDeviation / kPathStep));
   for (int k = 0; k <= 2 * steps; ++k) {
     // 0, +step, -step, +2 step, ...: ties go to the straighter path.
     const int j = (k + 1) / 2 * (k % 2 == 1 ? 1 : -1);
     const double dev = j * kPathStep;
     const Vec2 dir = facing_unit(charger.facing_deg + dev);
+    if (!screen.may_meet(dir)) continue;
     auto c = first_contact(poly, dir, max_distance, target);
     if (!c) continue;
     if (!best || *c < best->contact - 1e-9) best = ChargePath{dev, dir, *c};

@@ -1,6 +1,7 @@
 #include "rules/malbrook/engine.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -114,14 +115,18 @@ void end_turn(GameState& s, Dice& dice, std::vector<Event>& ev) {
 // The bombardment and close artillery fire phases (artillery.hpp): a half
 // with nothing to decide passes without a "now acts" event. Once the close
 // fire phase is over, crews of guns in close combat abandon them ("before
-// the crew abandon their guns").
-void finish_artillery(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& ev, Phase next) {
+// the crew abandon their guns"). When the second half has decisions, they
+// are pending(s) on return: handed back in `known` so resolve need not work
+// them out again.
+void finish_artillery(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& ev, Phase next,
+                      std::optional<std::vector<Decision>>* known) {
   artillery_resolve(s, answers, dice, ev);
   if (alternate(s) && s.half == 0) {
     s.half = 1;
-    if (!artillery_pending(s).empty()) {
+    if (auto owed = artillery_pending(s); !owed.empty()) {
       s.half = 0;
-      second_half(s, ev);
+      second_half(s, ev);  // half 1 again: the state the list was made for
+      if (known != nullptr) *known = std::move(owed);
       return;
     }
     artillery_resolve(s, {}, dice, ev);
@@ -130,8 +135,10 @@ void finish_artillery(GameState& s, const std::vector<Answer>& answers, Dice& di
   enter_phase(s, next, ev);
 }
 
-// Completes the current sub-step with `answers` and enters the next one.
-void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& ev) {
+// Completes the current sub-step with `answers` and enters the next one. It
+// may leave pending(s) in `known` when it had to work that out anyway.
+void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& ev,
+            std::optional<std::vector<Decision>>* known = nullptr) {
   switch (s.phase) {
     case Phase::kInitiative:
       if (!s.initiative_winner.empty()) {
@@ -143,7 +150,7 @@ void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::v
       }
       if (!s.initiative.empty()) enter_phase(s, Phase::kBombardment, ev);
       return;
-    case Phase::kBombardment: finish_artillery(s, answers, dice, ev, Phase::kCommand); return;
+    case Phase::kBombardment: finish_artillery(s, answers, dice, ev, Phase::kCommand, known); return;
     case Phase::kCommand:
       if (s.command_stage == CommandStage::kActions) {
         apply_command_actions(s, answers, ev);
@@ -175,7 +182,7 @@ void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::v
         enter_phase(s, Phase::kCloseFire, ev);
       }
       return;
-    case Phase::kCloseFire: finish_artillery(s, answers, dice, ev, Phase::kCombat); return;
+    case Phase::kCloseFire: finish_artillery(s, answers, dice, ev, Phase::kCombat, known); return;
     case Phase::kCombat:
       // Charge declarations, responses and dice, then every combat resolved
       // (charge.hpp, combat.hpp); the answers were checked by combat_check.
@@ -251,6 +258,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
     }
   }
   StepResult r{state, {}, {}};
+  std::optional<std::vector<Decision>> known;  // pending(r.next), when finish worked it out
   if (state.phase == Phase::kMovement && !owed.empty()) {
     if (!retire_pending(state).empty()) {
       resolve_retire_choices(r.next, answers, dice, r.events);
@@ -258,13 +266,14 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
       return ok.error();
     }
   } else {
-    finish(r.next, answers, dice, r.events);
+    finish(r.next, answers, dice, r.events, &known);
   }
   // Run on through everything that needs no decision.
   while (!finished(r.next)) {
-    r.next_pending = pending(r.next);
+    r.next_pending = known ? std::move(*known) : pending(r.next);
+    known.reset();
     if (!r.next_pending.empty()) break;
-    finish(r.next, {}, dice, r.events);
+    finish(r.next, {}, dice, r.events, &known);
   }
   r.next.step = state.step + 1;
   return r;

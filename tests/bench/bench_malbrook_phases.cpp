@@ -2,17 +2,25 @@
 // terrain features, built deterministically here. Measures the movement phase
 // for a whole side (declarations with their dice, then every order checked
 // and applied), the pending-decision lists, and the command phase's control
-// determination.
+// determination; and a whole turn as a room plays it (BM_FullTurn).
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdint>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "codec/view_codec.hpp"
 #include "rules/core/dice.hpp"
 #include "rules/malbrook/control.hpp"
+#include "rules/malbrook/game.hpp"
 #include "rules/malbrook/movement.hpp"
+#include "rules/malbrook/sequence.hpp"
 #include "rules/malbrook/state.hpp"
+#include "tests/rules/malbrook/bot.hpp"
 
 namespace galloper::rules::malbrook {
 namespace {
@@ -263,6 +271,116 @@ void BM_CommandDetermineControl(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_CommandDetermineControl)->Unit(benchmark::kMillisecond);
+
+// ---- A full turn as a room plays it ----
+//
+// BM_FullTurn/<turn>: the big battle (8 player seats: 2 armies x (army + 3
+// wings), and the umpire) from the start of turn 2 — initiative not yet
+// settled — played by the library bot (tests/rules/malbrook/bot.hpp, seed 7)
+// until the measured turn begins; that turn's answers are recorded (untimed).
+// Timed: every step of that turn, from its initiative to the next turn's start
+// (initiative, bombardment, command actions and control, movement, close
+// fire, combat and after combat, morale — whatever of these has decisions
+// for someone is a step, the rest runs on inside the steps), each step as the
+// room does it: the pending decisions, every answer checked, the step
+// resolved with its keyed dice, and for every seat the events it may learn
+// of and its view, converted and serialized. Turn 2 opens with the lines 28"
+// apart; by turn 4 they are closing. Counters: steps in the turn, seats,
+// events, ms per step (mean), slowest step (wall), and the share of the
+// time spent resolving (pending + check + resolve) against the views.
+
+struct TurnCase {
+  std::unique_ptr<Game> first;                // the state the turn starts in
+  std::vector<std::vector<Answer>> answers;   // per step of the turn
+};
+
+TurnCase record_turn(std::uint32_t measured_turn) {
+  GameState s = big_battle();
+  s.phase = Phase::kInitiative;
+  s.initiative.clear();
+  s.initiative_winner.clear();
+  s.turn = 2;
+  s.turn_limit = 50;
+  s.seed = test::bot_seed(7);
+  begin_turn(s);
+  test::Bot bot(7);
+  TurnCase out;
+  for (int guard = 0; guard < 400 && !finished(s); ++guard) {
+    if (s.turn > measured_turn) return out;
+    std::vector<Answer> used;
+    auto r = test::resolve_bot_step(s, bot.answers(s), &used);
+    if (!r) throw std::runtime_error("bot step rejected: " + r.error().reason);
+    if (s.turn == measured_turn) {
+      if (!out.first) out.first = std::make_unique<MalbrookGame>(s);
+      out.answers.push_back(used);
+    }
+    s = std::move(r->next);
+  }
+  throw std::runtime_error("the measured turn did not end");
+}
+
+void BM_FullTurn(benchmark::State& state) {
+  TurnCase c;
+  try {
+    c = record_turn(static_cast<std::uint32_t>(state.range(0)));
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+    return;
+  }
+  const auto seats = c.first->seats();
+  const ViewSettings settings;  // wing-only vision, as the room's default
+  const Seed seed = static_cast<const MalbrookGame&>(*c.first).state().seed;
+  double slowest = 0;
+  double resolving = 0;
+  double total = 0;
+  std::size_t events = 0;
+  std::string bytes;
+  for (auto _ : state) {
+    std::unique_ptr<Game> game = c.first->clone();
+    events = 0;
+    for (const auto& answers : c.answers) {
+      using Clock = std::chrono::steady_clock;
+      const auto started = Clock::now();
+      benchmark::DoNotOptimize(game->pending());
+      for (const auto& a : answers) {
+        if (!game->check(a)) state.SkipWithError("a recorded answer is refused");
+      }
+      KeyedDice dice(seed, game->step());
+      auto resolved = game->resolve(answers, dice);
+      if (!resolved) {
+        state.SkipWithError(resolved.error().reason.c_str());
+        return;
+      }
+      const auto resolved_at = Clock::now();
+      const Game& next = *resolved.value().next;
+      std::size_t seen = 0;
+      for (const auto& seat : seats) {
+        seen += next.visible_events(resolved.value().events, seat.id, settings).size();
+        v1::GameView view;
+        codec::to_proto(next.view_for(seat.id, settings), &view);
+        view.SerializeToString(&bytes);
+      }
+      benchmark::DoNotOptimize(seen);
+      events += resolved.value().events.size();
+      game = std::move(resolved.value().next);
+      const auto done = Clock::now();
+      const double ms = std::chrono::duration<double, std::milli>(done - started).count();
+      slowest = std::max(slowest, ms);
+      total += ms;
+      resolving += std::chrono::duration<double, std::milli>(resolved_at - started).count();
+    }
+    if (game->turn() != c.first->turn() + 1) state.SkipWithError("the turn did not end where recorded");
+  }
+  const double steps = static_cast<double>(c.answers.size());
+  state.counters["steps"] = steps;
+  state.counters["seats"] = static_cast<double>(seats.size());
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["ms_per_step"] =
+      state.iterations() > 0 ? total / (steps * static_cast<double>(state.iterations())) : 0.0;
+  state.counters["max_step_ms"] = slowest;
+  state.counters["resolve_share"] = total > 0 ? resolving / total : 0.0;
+}
+BENCHMARK(BM_FullTurn)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace galloper::rules::malbrook

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <optional>
+#include <random>
 
 #include "rules/core/dice.hpp"
 #include "rules/malbrook/charge.hpp"
@@ -516,5 +518,50 @@ TEST(ChargeFlow, CavalryThatMovedMayChargeAndTakeFatigueDpsFromTheChargeDice) {
   EXPECT_TRUE(brigade(s, "fr_h").has(Status::kFailedCharge));
   EXPECT_EQ(brigade(s, "fr_h").dps, 1u);  // the 6
 }
+}  // namespace
+}  // namespace galloper::rules::malbrook
+
+namespace galloper::rules::malbrook {
+namespace {
+
+// charge_path skips directions that cannot meet the target (PathScreen,
+// charge.cpp). Against every direction tried with first_contact, as the sweep
+// did before the screen: the same path (deviation, contact) on random
+// chargers and targets near, touching, overlapping, far and behind, rotated
+// every way, with short and long reaches.
+TEST(ChargePath, TheScreenChangesNoPath) {
+  std::mt19937 g(20261121);
+  auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
+  int found = 0, refused = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const OrientedRect charger{{real(-2, 2), real(-2, 2)}, real(0.5, 6), real(0.5, 3), real(0, 360)};
+    const double spread = i % 4 == 0 ? 3 : 14;  // a quarter close enough to touch or overlap
+    const OrientedRect target{{real(-spread, spread), real(-spread, spread)}, real(0.3, 6), real(0.3, 3), real(0, 360)};
+    const double reach = i % 3 == 0 ? 1000 : real(0.5, 12);
+    const Polygon poly = charger.polygon();
+    const Polygon tpoly = target.polygon();
+    std::optional<ChargePath> every;
+    for (int k = 0; k <= 180; ++k) {
+      const int j = (k + 1) / 2 * (k % 2 == 1 ? 1 : -1);
+      const double dev = j * 0.25;
+      const Vec2 dir = facing_unit(charger.facing_deg + dev);
+      auto c = first_contact(poly, dir, reach, tpoly);
+      if (c && (!every || *c < every->contact - 1e-9)) every = ChargePath{dev, dir, *c};
+    }
+    const auto screened = charge_path(charger, tpoly, reach);
+    ASSERT_EQ(every.has_value(), screened.has_value()) << "case " << i;
+    if (!every) {
+      ++refused;
+      continue;
+    }
+    ++found;
+    EXPECT_EQ(every->deviation_deg, screened->deviation_deg) << "case " << i;
+    EXPECT_EQ(every->contact, screened->contact) << "case " << i;
+  }
+  // Both kinds of case came up.
+  EXPECT_GT(found, 400);
+  EXPECT_GT(refused, 400);
+}
+
 }  // namespace
 }  // namespace galloper::rules::malbrook
