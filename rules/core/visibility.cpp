@@ -1843,6 +1843,24 @@ struct Prepared {
 
 struct VisibilityEngine::Impl : Prepared {};
 
+struct SightQueries::Impl : Prepared {
+  VisibilityRules own_rules;  // Prepared keeps a pointer to the rules
+};
+
+SightQueries::SightQueries(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& rules)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->own_rules = rules;
+  impl_->prepare(scene, terrain, impl_->own_rules);
+  impl_->all_pool(impl_->pool);
+}
+
+SightQueries::~SightQueries() = default;
+
+bool SightQueries::sees(std::size_t observer, std::size_t target) {
+  if (observer == target) return true;
+  return impl_->pair(static_cast<std::uint32_t>(observer), static_cast<std::uint32_t>(target)).visible;
+}
+
 VisibilityEngine::VisibilityEngine() : impl_(std::make_unique<Impl>()) {}
 VisibilityEngine::~VisibilityEngine() = default;
 VisibilityEngine::VisibilityEngine(VisibilityEngine&&) noexcept = default;

@@ -115,6 +115,26 @@ SightResult line_of_sight(const Scene& scene, const TerrainMap& terrain, const V
 SightResult can_see(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& rules,
                     std::size_t observer, std::size_t target);
 
+// Many "does this object see that one" questions about one scene (a
+// ruleset's gun and its targets, leaders and the troops they control): the
+// scene is prepared once for all of them, not once per question as can_see
+// does. The verdict is can_see's; which blocker a hidden pair would name
+// depends on the questions asked before, so only the verdict is given. The
+// scene and terrain must outlive it.
+class SightQueries {
+ public:
+  SightQueries(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& rules);
+  ~SightQueries();
+  SightQueries(const SightQueries&) = delete;
+  SightQueries& operator=(const SightQueries&) = delete;
+
+  bool sees(std::size_t observer, std::size_t target);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 // The workhorse for views: for every object (scene order), the seats that see
 // it. An observer's own seats always see it. Keeps scratch buffers between
 // calls, so a long-lived engine allocates nothing once warm.

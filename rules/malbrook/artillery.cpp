@@ -76,20 +76,6 @@ bool in_arc(const OrientedRect& gun, const std::vector<OrientedRect>& bases) {
                      [&](const OrientedRect& r) { return in_front_arc(gun, r.polygon(), kArtilleryArc); });
 }
 
-// Scene object index per (kind, index).
-struct SceneLookup {
-  MalbrookScene ms;
-  std::map<std::pair<int, std::size_t>, std::size_t> at;
-  explicit SceneLookup(const GameState& s) : ms(build_scene(s, seats_of(s))) {
-    for (std::size_t i = 0; i < ms.refs.size(); ++i) at[{static_cast<int>(ms.refs[i].kind), ms.refs[i].index}] = i;
-  }
-  std::optional<std::size_t> find(PieceKind k, std::size_t index) const {
-    auto it = at.find({static_cast<int>(k), index});
-    if (it == at.end()) return std::nullopt;
-    return it->second;
-  }
-};
-
 std::size_t gun_index(const GameState& s, const Gun& g) { return static_cast<std::size_t>(&g - s.guns.data()); }
 
 // A unit's bases and the box around them. The boxes' gap is a lower bound of
@@ -128,7 +114,7 @@ class FireContext {
   }
   const Body& target(const FireTarget& t) { return t.kind == PieceKind::kGun ? gun(t.index) : brigade(t.index); }
   const SceneLookup& scene() {
-    if (!scene_) scene_.emplace(s_);
+    if (!scene_) scene_ = std::make_unique<SceneLookup>(s_);
     return *scene_;
   }
   bool controlled(const Gun& g) {
@@ -143,7 +129,7 @@ class FireContext {
  private:
   const GameState& s_;
   FirePhase phase_;
-  std::optional<SceneLookup> scene_;
+  std::unique_ptr<SceneLookup> scene_;
   std::optional<GameState> control_;
   std::vector<std::optional<Body>> brigades_;
   std::vector<std::optional<Body>> guns_;
@@ -456,14 +442,13 @@ std::vector<FireTarget> eligible_in(const GameState& s, FireContext& ctx, const 
   const double max = phase == FirePhase::kCloseFire ? kCloseRange : max_range(g.weight);
   std::vector<FireTarget> out = enemies_in_arc(s, ctx, g, 0, max);
   if (out.empty()) return out;
-  const VisibilityRules rules = visibility_rules();
   std::erase_if(out, [&](const FireTarget& t) {
     if (friends_within(s, ctx, g.army, ctx.target(t), kFriendsClearance, &g)) return true;
     const SceneLookup& scene = ctx.scene();
     const auto eye = scene.find(PieceKind::kGun, gun_index(s, g));
     const auto mark = scene.find(t.kind, t.index);
     if (!eye || !mark) return true;
-    return !can_see(scene.ms.scene, s.terrain, rules, *eye, *mark).visible;
+    return !scene.sees(*eye, *mark);
   });
   return out;
 }

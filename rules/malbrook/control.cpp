@@ -55,24 +55,11 @@ int rank_order(LeaderRank r) {
 }
 
 // Scene indices of the state's pieces (build_scene skips pieces off the table).
-struct SceneIndex {
-  MalbrookScene ms;
-  std::map<std::pair<int, std::size_t>, std::size_t> at;
-  explicit SceneIndex(const GameState& s) : ms(build_scene(s, seats_of(s))) {
-    for (std::size_t i = 0; i < ms.refs.size(); ++i) at[{static_cast<int>(ms.refs[i].kind), ms.refs[i].index}] = i;
-  }
-  std::optional<std::size_t> find(PieceKind k, std::size_t index) const {
-    auto it = at.find({static_cast<int>(k), index});
-    if (it == at.end()) return std::nullopt;
-    return it->second;
-  }
-};
-
 // The detached leader of the unit's chain of command who controls it: within
 // range and able to see it. Lowest rank first (its own Major General before
 // its Lieutenant General before the Marshal), then nearest, then id.
 template <class Unit>
-const Leader* controlling_leader(const GameState& s, const SceneIndex& scene, const VisibilityRules& rules,
+const Leader* controlling_leader(const GameState& s, const SceneLookup& scene,
                                  const Unit& unit, PieceKind kind, std::size_t unit_index,
                                  const std::vector<OrientedRect>& bases) {
   const auto target = scene.find(kind, unit_index);
@@ -86,7 +73,7 @@ const Leader* controlling_leader(const GameState& s, const SceneIndex& scene, co
     if (d > range + kSlack) continue;
     const auto eye = scene.find(PieceKind::kLeader, li);
     if (!eye || !target) continue;
-    if (!can_see(scene.ms.scene, s.terrain, rules, *eye, *target).visible) continue;
+    if (!scene.sees(*eye, *target)) continue;
     auto key = std::make_tuple(rank_order(l.rank), d, l.id);
     if (best == nullptr || key < best_key) {
       best = &l;
@@ -158,8 +145,7 @@ const Leader* attached_leader(const GameState& s, const Brigade& b) {
 }
 
 void determine_control(GameState& s) {
-  const SceneIndex scene(s);
-  const VisibilityRules rules = visibility_rules();
+  const SceneLookup scene(s);
   std::vector<std::vector<OrientedRect>> feet(s.brigades.size());
   for (std::size_t i = 0; i < s.brigades.size(); ++i) {
     Brigade& b = s.brigades[i];
@@ -172,7 +158,7 @@ void determine_control(GameState& s) {
     if (const Leader* l = attached_leader(s, b)) {
       b.control = ControlResult::kControlled;
       b.controlled_by = l->id;
-    } else if (const Leader* c = controlling_leader(s, scene, rules, b, PieceKind::kBrigade, i, feet[i])) {
+    } else if (const Leader* c = controlling_leader(s, scene, b, PieceKind::kBrigade, i, feet[i])) {
       b.control = ControlResult::kControlled;
       b.controlled_by = c->id;
     } else {
@@ -240,7 +226,7 @@ void determine_control(GameState& s) {
     g.control = ControlResult::kUnknown;
     g.controlled_by.clear();
     if (!on_table(g)) continue;
-    if (const Leader* c = controlling_leader(s, scene, rules, g, PieceKind::kGun, i, {footprint(g)})) {
+    if (const Leader* c = controlling_leader(s, scene, g, PieceKind::kGun, i, {footprint(g)})) {
       g.control = ControlResult::kControlled;
       g.controlled_by = c->id;
     } else {

@@ -112,6 +112,22 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
   return out;
 }
 
+SceneLookup::SceneLookup(const GameState& state)
+    : terrain_(state.terrain), ms_(build_scene(state, seats_of(state))) {
+  for (std::size_t i = 0; i < ms_.refs.size(); ++i) at_[{static_cast<int>(ms_.refs[i].kind), ms_.refs[i].index}] = i;
+}
+
+std::optional<std::size_t> SceneLookup::find(PieceKind kind, std::size_t index) const {
+  auto it = at_.find({static_cast<int>(kind), index});
+  if (it == at_.end()) return std::nullopt;
+  return it->second;
+}
+
+bool SceneLookup::sees(std::size_t observer, std::size_t target) const {
+  if (!queries_) queries_ = std::make_unique<SightQueries>(ms_.scene, terrain_, visibility_rules());
+  return queries_->sees(observer, target);
+}
+
 SeatMask SightTable::side_mask(std::string_view army) const {
   SeatMask mask = 0;
   for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {

@@ -2,6 +2,9 @@
 // Malbrook's numbers for the core line-of-sight framework ("Visibility"), and
 // the Scene a GameState makes.
 #include <cstddef>
+#include <map>
+#include <optional>
+#include <utility>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -45,6 +48,28 @@ struct MalbrookScene {
 // block line of sight and they have the same ability to see things as normal
 // brigades". A messenger belongs to the seat of the leader who sent it.
 MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats);
+
+// A state's scene with its pieces found by kind and index, and "does this
+// piece see that one" answered on it (the scene prepared once for all the
+// questions: a gun and its targets, leaders and the troops they control).
+// Holds references to the state's terrain: use it while the state lives.
+class SceneLookup {
+ public:
+  explicit SceneLookup(const GameState& state);
+  SceneLookup(const SceneLookup&) = delete;
+  SceneLookup& operator=(const SceneLookup&) = delete;
+
+  const MalbrookScene& scene() const { return ms_; }
+  std::optional<std::size_t> find(PieceKind kind, std::size_t index) const;
+  // can_see's verdict for two scene objects.
+  bool sees(std::size_t observer, std::size_t target) const;
+
+ private:
+  const TerrainMap& terrain_;
+  MalbrookScene ms_;
+  std::map<std::pair<int, std::size_t>, std::size_t> at_;
+  mutable std::unique_ptr<SightQueries> queries_;  // made on the first question
+};
 
 // Who sees whom in one state: its seats, its scene and, for each scene
 // object, the seats that see it (compute_visibility). The same for every

@@ -1613,5 +1613,35 @@ TEST(VisibilityEquivalence, RandomScenesMatchLineByLine) {
   }
 }
 
+// SightQueries (one prepared scene, many questions) gives can_see's verdict
+// for every ordered pair, whatever was asked before it (the order of the
+// questions here is scrambled).
+TEST(VisibilityEquivalence, SightQueriesGiveCanSeesVerdicts) {
+  Lcg g{4242};
+  const VisibilityRules rules = malbrook_numbers();
+  int hidden = 0;
+  int visible = 0;
+  for (int round = 0; round < 40; ++round) {
+    const double w = 30 + g.next() * 30, h = 20 + g.next() * 20;
+    const TerrainMap terrain = random_terrain(g, w, h);
+    const int n = 8 + g.below(16);
+    const Scene scene = random_scene(g, terrain, w, h, n, Seats::kOneEach);
+    SightQueries queries(scene, terrain, rules);
+    std::vector<std::pair<std::size_t, std::size_t>> pairs;
+    for (std::size_t o = 0; o < scene.objects.size(); ++o) {
+      for (std::size_t t = 0; t < scene.objects.size(); ++t) pairs.emplace_back(o, t);
+    }
+    for (std::size_t i = pairs.size(); i > 1; --i) std::swap(pairs[i - 1], pairs[g.below(static_cast<int>(i))]);
+    for (const auto& [o, t] : pairs) {
+      const bool expected = can_see(scene, terrain, rules, o, t).visible;
+      (expected ? visible : hidden) += 1;
+      EXPECT_EQ(queries.sees(o, t), expected) << "round " << round << " observer " << o << " target " << t;
+    }
+  }
+  // Both verdicts are well represented, or the test would prove little.
+  EXPECT_GT(hidden, 1000);
+  EXPECT_GT(visible, 1000);
+}
+
 }  // namespace
 }  // namespace galloper::rules
