@@ -60,10 +60,16 @@ std::vector<OrientedRect> body_rects(const Pose& p) {
   return pose_bases(p);
 }
 
+// Bases that meet within a thousandth of an inch touch; they do not stand on
+// each other. Splitting and re-laying a brigade's bases (after combat, M18)
+// can leave neighbours that close, and a tighter test would then refuse every
+// order of a unit that merely stays where it stands (RULINGS M18).
+constexpr double kOverlapTolerance = 1e-3;
+
 bool rects_overlap(const std::vector<OrientedRect>& a, const std::vector<OrientedRect>& b) {
   for (const auto& x : a) {
     for (const auto& y : b) {
-      if (overlaps(x, y, kEps)) return true;
+      if (overlaps(x, y, kOverlapTolerance)) return true;
     }
   }
   return false;

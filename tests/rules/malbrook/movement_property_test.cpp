@@ -172,7 +172,9 @@ bool any_overlap(const GameState& s, std::string* which) {
   for (const auto& g : s.guns) bodies.emplace_back(g.id, pose_envelope(pose_of(g)));
   for (std::size_t i = 0; i < bodies.size(); ++i) {
     for (std::size_t j = i + 1; j < bodies.size(); ++j) {
-      if (overlaps(bodies[i].second, bodies[j].second, 1e-6)) {
+      // Within a thousandth of an inch is contact, not overlap (the
+      // engine's tolerance, RULINGS M18).
+      if (overlaps(bodies[i].second, bodies[j].second, 1e-3)) {
         *which = bodies[i].first + " / " + bodies[j].first;
         return true;
       }
