@@ -338,13 +338,7 @@ void BM_RoomStep(benchmark::State& state) {
       return;
     }
     const auto& next = *resolved.value().next;
-    std::size_t seen = 0;
-    for (const auto& seat : seats) {
-      seen += next.visible_events(resolved.value().events, seat.id, settings).size();
-      v1::GameView view;
-      codec::to_proto(next.view_for(seat.id, settings), &view);
-      view.SerializeToString(&bytes);
-    }
+    const std::size_t seen = bench::show_every_seat(next, resolved.value().events, seats, settings, bytes);
     benchmark::DoNotOptimize(seen);
     slowest = std::max(slowest, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
   }

@@ -20,6 +20,7 @@
 #include "rules/malbrook/movement.hpp"
 #include "rules/malbrook/sequence.hpp"
 #include "rules/malbrook/state.hpp"
+#include "tests/bench/bench_util.hpp"
 #include "tests/rules/malbrook/bot.hpp"
 
 namespace galloper::rules::malbrook {
@@ -353,13 +354,7 @@ void BM_FullTurn(benchmark::State& state) {
       }
       const auto resolved_at = Clock::now();
       const Game& next = *resolved.value().next;
-      std::size_t seen = 0;
-      for (const auto& seat : seats) {
-        seen += next.visible_events(resolved.value().events, seat.id, settings).size();
-        v1::GameView view;
-        codec::to_proto(next.view_for(seat.id, settings), &view);
-        view.SerializeToString(&bytes);
-      }
+      const std::size_t seen = bench::show_every_seat(next, resolved.value().events, seats, settings, bytes);
       benchmark::DoNotOptimize(seen);
       events += resolved.value().events.size();
       game = std::move(resolved.value().next);

@@ -19,21 +19,6 @@ const v1::UnitView* unit_in(const v1::GameView& view, const std::string& id) {
 
 class EditTest : public StoredGameTest {
  protected:
-  std::string steps_rows() { return first_line(query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "';")); }
-
-  std::unique_ptr<Client> joined(const std::string& seat) {
-    auto c = std::make_unique<Client>(port());
-    EXPECT_TRUE(c->hello().has_welcome());
-    EXPECT_TRUE(join_game(*c, game_.id, game_.tokens.at(seat)).has_joined());
-    return c;
-  }
-  v1::GameView view_of(const std::string& seat) {
-    Client c(port());
-    c.hello();
-    auto j = join_game(c, game_.id, game_.tokens.at(seat));
-    EXPECT_TRUE(j.has_joined()) << j.DebugString();
-    return j.joined().view();
-  }
   v1::Envelope edit(Client& c, const std::string& reason, const std::function<void(v1::EditState*)>& fill) {
     v1::Envelope e;
     e.mutable_umpire_action()->set_game_id(game_.id);

@@ -161,6 +161,24 @@ class StoredGameTest : public ::testing::Test {
   }
   static std::string first_line(std::string s) { return s.substr(0, s.find('\n')); }
   std::string data_arg() const { return "--data " + shell_quote(data_.string()); }
+  // Rows of the game's log: a refused request must leave it as it was.
+  std::string steps_rows() { return first_line(query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "';")); }
+  // A client joined to `seat` of the game.
+  std::unique_ptr<Client> joined(const std::string& seat) {
+    auto c = std::make_unique<Client>(port());
+    EXPECT_TRUE(c->hello().has_welcome());
+    auto j = join_game(*c, game_.id, game_.tokens.at(seat));
+    EXPECT_TRUE(j.has_joined()) << j.DebugString();
+    return c;
+  }
+  // What `seat` is shown on joining now.
+  v1::GameView view_of(const std::string& seat) {
+    Client c(port());
+    c.hello();
+    auto j = join_game(c, game_.id, game_.tokens.at(seat));
+    EXPECT_TRUE(j.has_joined()) << j.DebugString();
+    return j.joined().view();
+  }
 
   // The umpire ends the game (so an export carries the seed).
   void end_game(Client& umpire) {

@@ -17,22 +17,6 @@ struct Owed {
 
 class OddsTest : public StoredGameTest {
  protected:
-  std::string steps_rows() { return first_line(query("SELECT count(*) FROM steps WHERE game_id = '" + game_.id + "';")); }
-
-  std::unique_ptr<Client> joined(const std::string& seat) {
-    auto c = std::make_unique<Client>(port());
-    EXPECT_TRUE(c->hello().has_welcome());
-    auto j = join_game(*c, game_.id, game_.tokens.at(seat));
-    EXPECT_TRUE(j.has_joined()) << j.DebugString();
-    return c;
-  }
-  v1::GameView view_of(const std::string& seat) {
-    Client c(port());
-    c.hello();
-    auto j = join_game(c, game_.id, game_.tokens.at(seat));
-    EXPECT_TRUE(j.has_joined()) << j.DebugString();
-    return j.joined().view();
-  }
   // The first decision of `kind` some seat owes now with an option `accept`s
   // (called with the decision id and the option id).
   template <class Accept>
