@@ -44,6 +44,13 @@ void WebSocketSession::run(http::request<http::string_body> request) {
   pmd.client_enable = false;
   pmd.server_enable = false;  // compression off: no CRIME-style leaks, less CPU
   ws_.set_option(pmd);
+  // One frame per message. Beast's default (auto_fragment on, 4 KiB write
+  // buffer) sends a message over 4 KiB as 4 KiB frames, one socket write
+  // each: a spectator's StepResolved (the whole table's view) took several
+  // sendmsg calls per connection. Messages are bounded by what the server
+  // builds; control frames wait for a message at most (a read or a ping
+  // does not need them sooner).
+  ws_.auto_fragment(false);
   ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
     res.set(http::field::server, std::string("galloper/") + std::string(kServerVersion));
   }));
