@@ -522,8 +522,11 @@ void Room::send_to_seat(SeatState& seat, const OutgoingPtr& message) {
   }
 }
 
-void Room::send_to_all(const OutgoingPtr& message) {
-  for (auto& seat : seats_) send_to_seat(seat, message);
+void Room::send_to_all(const OutgoingPtr& message, Audience audience) {
+  for (auto& seat : seats_) {
+    if (audience == Audience::kPlayers && is_spectator(seat)) continue;
+    send_to_seat(seat, message);
+  }
 }
 
 Room::SeatState* Room::acting_seat(const std::shared_ptr<Peer>& peer, std::uint64_t step, const std::string& for_seat,
@@ -609,17 +612,17 @@ void Room::do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& pee
     v1::Envelope owed;
     fill_decisions(seat->seat.id, owed.mutable_decisions());
     peer->send(make_outgoing(std::move(owed)));
+    v1::Envelope status;
+    auto* st = status.mutable_seat_status();
+    st->set_game_id(record_.id);
+    st->set_step(game_->step());
+    for (const auto& s : owing_seats()) {
+      st->add_owing(s);
+      if (locked_.contains(s)) st->add_locked(s);
+    }
+    *st->mutable_bots() = settings_.bot_seats();
+    peer->send(make_outgoing(std::move(status)));
   }
-  v1::Envelope status;
-  auto* st = status.mutable_seat_status();
-  st->set_game_id(record_.id);
-  st->set_step(game_->step());
-  for (const auto& s : owing_seats()) {
-    st->add_owing(s);
-    if (locked_.contains(s)) st->add_locked(s);
-  }
-  *st->mutable_bots() = settings_.bot_seats();
-  peer->send(make_outgoing(std::move(status)));
   send_history(*seat, peer, request.last_sequence(), request.full_history());
 }
 
@@ -818,7 +821,7 @@ void Room::lock_with_defaults(SeatState& seat, const std::string& why) {
   const std::string text = "seat " + seat.seat.id + " " + why + ": " + std::to_string(defaulted.size()) +
                            " decision(s) took " + policy;
   append("lock", stored, 0, [self = shared_from_this(), text] {
-    self->notice("defaulted", text);
+    self->notice("defaulted", text, 0, Audience::kPlayers);
     self->send_seat_status();
   });
 }
@@ -877,7 +880,7 @@ void Room::send_seat_status() {
     if (locked_.contains(s)) st->add_locked(s);
   }
   *st->mutable_bots() = settings_.bot_seats();
-  send_to_all(make_outgoing(std::move(status)));
+  send_to_all(make_outgoing(std::move(status)), Audience::kPlayers);
 }
 
 void Room::resolve_step() {
@@ -905,7 +908,7 @@ void Room::resolve_step() {
                                     "; revise your answers and lock again");
     (*e.mutable_error()->mutable_context())["rule"] = resolved.error().code;
     (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
-    send_to_all(make_outgoing(std::move(e)));
+    send_to_all(make_outgoing(std::move(e)), Audience::kPlayers);
     send_seat_status();
     ++bot_attempt_;  // bot seats answer again, more cautiously (room_bots.cpp)
     play_bot_seats();
@@ -1096,7 +1099,8 @@ void Room::open_deadline() {
   stored.set_step(game_->step());
   stored.set_deadline_ms(deadline_ms_);
   append("deadline", stored, 0, [self = shared_from_this(), step = game_->step(), at = deadline_ms_] {
-    self->notice("deadline", "step " + std::to_string(self->game_->step()) + " closes at the deadline");
+    self->notice("deadline", "step " + std::to_string(self->game_->step()) + " closes at the deadline", 0,
+                 Audience::kPlayers);
     self->notify("deadline", "", "step " + std::to_string(step) + " closes at " + utc_text(at));
   });
 }
@@ -1182,7 +1186,7 @@ void Room::do_notifications(const v1::SetNotifications& request, const std::shar
 
 // ---- Pushes. ----
 
-void Room::notice(const std::string& kind, const std::string& text, std::uint64_t step) {
+void Room::notice(const std::string& kind, const std::string& text, std::uint64_t step, Audience audience) {
   v1::Envelope env;
   auto* n = env.mutable_notice();
   n->set_game_id(record_.id);
@@ -1191,7 +1195,7 @@ void Room::notice(const std::string& kind, const std::string& text, std::uint64_
   n->set_step(step);
   n->set_deadline_unix(deadline_ms_ / 1000);
   n->set_paused(paused_);
-  send_to_all(make_outgoing(std::move(env)));
+  send_to_all(make_outgoing(std::move(env)), audience);
 }
 
 // ---- Standing orders, umpire, chat. ----
@@ -1302,6 +1306,7 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
   if (ended()) return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "the game has ended");
 
   std::string notice_kind, notice_text;
+  Audience audience = Audience::kEveryone;  // of the notice
   switch (kind) {
     case v1::UmpireAction::kPause:
       if (paused_) return error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "the game is already paused");
@@ -1329,6 +1334,7 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
       }
       notice_kind = "forced";
       notice_text = "the umpire forced step " + std::to_string(game_->step()) + ": " + request.reason();
+      audience = Audience::kPlayers;  // spectators see the step's result, not how it came
       break;
     case v1::UmpireAction::kSetDeadline:
       if (request.set_deadline().deadline_unix() < 0) {
@@ -1336,6 +1342,7 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
       }
       notice_kind = "deadline";
       notice_text = "the umpire set the deadline: " + request.reason();
+      audience = Audience::kPlayers;
       break;
     case v1::UmpireAction::kBroadcast:
       if (request.broadcast().text().empty() || request.broadcast().text().size() > kMaxChatLength) {
@@ -1371,12 +1378,13 @@ void Room::do_umpire(const v1::UmpireAction& request, const std::shared_ptr<Peer
   stored.set_step(game_->step());
   apply_umpire(seat->seat.id, request, now, game_->step());
   const std::string name = action_name(request);
-  append("umpire", stored, 0, [self = shared_from_this(), peer, correlation_id, name, notice_kind, notice_text] {
+  append("umpire", stored, 0,
+         [self = shared_from_this(), peer, correlation_id, name, notice_kind, notice_text, audience] {
     v1::Envelope reply;
     reply.set_correlation_id(correlation_id);
     reply.mutable_umpire_done()->set_action(name);
     peer->send(make_outgoing(std::move(reply)));
-    if (!notice_kind.empty()) self->notice(notice_kind, notice_text);
+    if (!notice_kind.empty()) self->notice(notice_kind, notice_text, 0, audience);
     if (self->ended()) return self->announce_end();
     if (name == "set_bot_seat") self->send_seat_status();
     self->play_bot_seats();  // a resume, or a seat handed to the bot, may let bots play

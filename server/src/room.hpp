@@ -245,10 +245,17 @@ class Room : public std::enable_shared_from_this<Room> {
   void announce_end();
   std::string end_text() const;
 
-  // Pushes.
-  void notice(const std::string& kind, const std::string& text, std::uint64_t step = 0);
+  // Pushes. Who hears a push to the whole room: spectators watch the game
+  // (late, with a delay) and are sent per step only its StepResolved, so the
+  // traffic of the open step (SeatStatus, "defaulted", "forced", "deadline",
+  // a step reopened by conflicting answers) goes to the seats that play and
+  // the umpire only; notices about the game as a whole go to everyone.
+  // The reasons are in the SeatStatus comment of protocol.proto.
+  enum class Audience { kEveryone, kPlayers };
+  void notice(const std::string& kind, const std::string& text, std::uint64_t step = 0,
+              Audience audience = Audience::kEveryone);
   void send_to_seat(SeatState& seat, const OutgoingPtr& message);
-  void send_to_all(const OutgoingPtr& message);
+  void send_to_all(const OutgoingPtr& message, Audience audience = Audience::kEveryone);
   bool may_read(const SeatState& reader, const v1::ChatMessage& message) const;
   void send_chat(const v1::ChatMessage& message);
   // The events after `after_sequence` the seat may see (all of them with `full`) and the chat it may read.

@@ -8,9 +8,25 @@
 
 namespace galloper::server {
 
+namespace {
+
+// The strand the listener gave the socket (each connection has its own).
+net::strand<net::io_context::executor_type> strand_of(net::ip::tcp::socket& socket) {
+  const auto executor = socket.get_executor();
+  if (const auto* strand = executor.target<net::strand<net::io_context::executor_type>>()) return *strand;
+  // Not from the listener (no strand): one of its own, on the same io_context.
+  return net::make_strand(static_cast<net::io_context&>(net::query(executor, net::execution::context)));
+}
+
+}  // namespace
+
 WebSocketSession::WebSocketSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state,
                                    IpSlot slot, std::string peer)
-    : ws_(std::move(socket)), state_(std::move(state)), slot_(std::move(slot)), peer_(std::move(peer)) {}
+    : strand_(strand_of(socket)),
+      ws_(std::move(socket)),
+      state_(std::move(state)),
+      slot_(std::move(slot)),
+      peer_(std::move(peer)) {}
 
 WebSocketSession::~WebSocketSession() {
   state_->leave(this);
@@ -44,10 +60,16 @@ void WebSocketSession::run(http::request<http::string_body> request) {
   pmd.client_enable = false;
   pmd.server_enable = false;  // compression off: no CRIME-style leaks, less CPU
   ws_.set_option(pmd);
+  // One frame per message. Beast's default (auto_fragment on, 4 KiB write
+  // buffer) sends a message over 4 KiB as 4 KiB frames, one socket write
+  // each: a spectator's StepResolved (the whole table's view) took several
+  // sendmsg calls per connection. Messages are bounded by what the server
+  // builds; control frames wait for a message at most (a read or a ping
+  // does not need them sooner).
+  ws_.auto_fragment(false);
   ws_.set_option(websocket::stream_base::decorator([](websocket::response_type& res) {
     res.set(http::field::server, std::string("galloper/") + std::string(kServerVersion));
   }));
-  beast::get_lowest_layer(ws_).expires_never();  // the websocket timeouts take over
 
   state_->join(this);
   state_->metrics().connections++;
@@ -173,7 +195,7 @@ void WebSocketSession::handle_hello(const v1::Envelope& envelope) {
 }
 
 void WebSocketSession::send(OutgoingPtr message) {
-  boost::asio::post(ws_.get_executor(), [self = shared_from_this(), message = std::move(message)]() mutable {
+  boost::asio::post(strand_, [self = shared_from_this(), message = std::move(message)]() mutable {
     self->on_send(std::move(message));
   });
 }
@@ -189,7 +211,7 @@ void WebSocketSession::on_send(OutgoingPtr message) {
     // A client this far behind will not read a close frame either: cut it off.
     closing_ = true;
     beast::error_code ignored;
-    beast::get_lowest_layer(ws_).socket().close(ignored);
+    ws_.next_layer().close(ignored);
     return;
   }
   queued_bytes_ += frame->size();
@@ -215,7 +237,7 @@ void WebSocketSession::on_write(beast::error_code ec, std::size_t) {
 }
 
 void WebSocketSession::close(websocket::close_code code, std::string reason) {
-  boost::asio::post(ws_.get_executor(), [self = shared_from_this(), code, reason = std::move(reason)]() mutable {
+  boost::asio::post(strand_, [self = shared_from_this(), code, reason = std::move(reason)]() mutable {
     self->do_close(code, std::move(reason));
   });
 }

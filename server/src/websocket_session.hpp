@@ -4,6 +4,8 @@
 // stops reading until the queue is full is disconnected, so memory stays bounded.
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
 #include <boost/beast/websocket.hpp>
 #include <deque>
 #include <mutex>
@@ -20,6 +22,7 @@ namespace galloper::server {
 namespace beast = boost::beast;
 namespace http = beast::http;
 namespace websocket = beast::websocket;
+namespace net = boost::asio;
 
 class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSocketSession> {
  public:
@@ -57,7 +60,12 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   void handle_hello(const v1::Envelope& envelope);
   void reply_error(std::uint64_t correlation_id, v1::ErrorCode code, std::string message);
 
-  websocket::stream<beast::tcp_stream> ws_;
+  // Straight on the socket: the WebSocket layer keeps its own timeouts
+  // (handshake, idle pings), so beast::tcp_stream's timer bookkeeping on
+  // every write bought nothing. The strand is the socket's (the listener's
+  // make_strand), kept typed so a push is posted without type erasure.
+  net::strand<net::io_context::executor_type> strand_;
+  websocket::stream<net::ip::tcp::socket> ws_;
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   IpSlot slot_;

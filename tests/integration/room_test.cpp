@@ -309,6 +309,69 @@ TEST_F(RoomTest, SpectatorsWatchButCannotPlayOrChat) {
   EXPECT_EQ(plays.error().code(), v1::ERROR_CODE_PERMISSION_DENIED);
 }
 
+// What a spectator is sent (see SeatStatus in protocol.proto): per step only
+// the StepResolved; no SeatStatus (not on joining, not after a lock, not with
+// the next step), no "defaulted" or "forced" notice. The seats that play and
+// the umpire still get all of it; a notice about the whole game reaches
+// spectators too.
+TEST_F(RoomTest, SpectatorsGetEachStepsResultNotTheOpenStepsTraffic) {
+  start();
+  create(v1::GameSettings{});
+  ASSERT_GE(owing_.size(), 1u);
+  Client spectator(server_->port());
+  ASSERT_TRUE(spectator.hello().has_welcome());
+  ASSERT_TRUE(join(spectator, "spectator").has_joined());
+  Client player(server_->port());
+  ASSERT_TRUE(player.hello().has_welcome());
+  ASSERT_TRUE(join(player, owing_.front()).has_joined());
+
+  // Everything a connection is sent until it has been quiet for a while.
+  auto drain = [](Client& c) {
+    std::vector<v1::Envelope> got;
+    while (auto m = c.poll(std::chrono::milliseconds(500))) got.push_back(std::move(*m));
+    return got;
+  };
+  auto count = [](const std::vector<v1::Envelope>& got, const std::function<bool(const v1::Envelope&)>& pred) {
+    return std::count_if(got.begin(), got.end(), pred);
+  };
+  const auto is_status = [](const v1::Envelope& m) { return m.has_seat_status(); };
+  const auto is_step_notice = [](const v1::Envelope& m) {
+    return m.has_notice() && (m.notice().kind() == "defaulted" || m.notice().kind() == "forced");
+  };
+  auto joined_spectator = drain(spectator);
+  EXPECT_EQ(count(joined_spectator, is_status), 0);
+  EXPECT_GT(count(drain(player), is_status), 0);  // a player's join still brings it
+
+  // The umpire locks one owing seat, then forces the step.
+  v1::Envelope lock;
+  lock.mutable_lock_answers()->set_game_id(game_);
+  lock.mutable_lock_answers()->set_step(step_);
+  lock.mutable_lock_answers()->set_seat(owing_.front());
+  ASSERT_TRUE(umpire_->call(lock).has_answers_locked());
+  if (owing_.size() > 1) {
+    ASSERT_TRUE(act(*umpire_, "move on", [](v1::UmpireAction* a) { a->mutable_force_resolve(); }).has_umpire_done());
+  }
+  auto watched = drain(spectator);
+  auto played = drain(player);
+  ASSERT_EQ(watched.size(), 1u) << (watched.empty() ? std::string("nothing") : watched.back().DebugString());
+  ASSERT_TRUE(watched.front().has_step_resolved());
+  EXPECT_EQ(watched.front().step_resolved().step(), step_);
+  EXPECT_EQ(watched.front().step_resolved().view().seat(), "spectator");
+  EXPECT_EQ(watched.front().step_resolved().view().step(), step_ + 1);  // the step now open
+  EXPECT_EQ(count(played, [](const v1::Envelope& m) { return m.has_step_resolved(); }), 1);
+  EXPECT_GE(count(played, is_status), 2);  // after the lock and with the next step
+  if (owing_.size() > 1) {
+    EXPECT_GE(count(played, is_step_notice), 2);  // "forced", and "defaulted" per seat
+  }
+
+  // A notice about the whole game reaches spectators.
+  ASSERT_TRUE(act(*umpire_, "news", [](v1::UmpireAction* a) { a->mutable_broadcast()->set_text("rain at noon"); })
+                  .has_umpire_done());
+  auto news = drain(spectator);
+  ASSERT_EQ(news.size(), 1u);
+  EXPECT_EQ(news.front().notice().kind(), "broadcast");
+}
+
 TEST_F(RoomTest, BadSettingsAreRefused) {
   start();
   Client c(server_->port());

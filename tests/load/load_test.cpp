@@ -40,6 +40,9 @@ TEST_F(LoadRun, TwoHundredSpectatorsReceiveEveryResultOfFiveSteps) {
   EXPECT_NE(r.out.find("connected and joined 200 spectators"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("steps measured: 5 of 5; spectators: 200; results missed: 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("turn result to spectators, from the last lock's ack: count 1000,"), std::string::npos) << r.out;
+  // A spectator is sent each step's StepResolved and nothing else of the
+  // step (no SeatStatus, no per-seat notices; protocol.proto, SeatStatus).
+  EXPECT_NE(r.out.find("frames each spectator received per step: 1.0\n"), std::string::npos) << r.out;
   // Spectator 0 checked each result's full decode: a spectator's view.
   EXPECT_NE(r.out.find("spectator 0 decoded 5 StepResolved in full"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("result: ok"), std::string::npos) << r.out;
@@ -51,6 +54,8 @@ TEST_F(LoadRun, ATargetTheRunMissesFailsIt) {
   auto r = load(port_arg() + " --connections 20 --steps 2 --drive force --timeout 60 --p95-max-ms 0.000001");
   EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("from UmpireDone: count 40,"), std::string::npos) << r.out;
+  // A forced step sends spectators no "forced" or "defaulted" notices either.
+  EXPECT_NE(r.out.find("frames each spectator received per step: 1.0\n"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("results missed: 0"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("exceeds --p95-max-ms"), std::string::npos) << r.out;
 }

@@ -1,6 +1,8 @@
 // Who owes answers at this step, who has locked, and which seats the
 // server's bot plays (SeatStatus). Never what anyone answered: the server
-// does not send that, and this bar has no place for it.
+// does not send that, and this bar has no place for it. Spectators are sent
+// no SeatStatus (they watch the game late, and who owes what now would tell
+// them what happens now; see SeatStatus in protocol.proto): their bar says so.
 import { clear, h } from "./dom";
 import { seatChips, type PlayState } from "../play/state";
 
@@ -20,7 +22,15 @@ export class SeatsBar {
     );
   }
 
-  render(state: PlayState, mySeat: string): void {
+  render(state: PlayState, mySeat: string, delayedTurns = 0): void {
+    if (mySeat === "spectator") {
+      this.root.dataset.step = "";
+      this.label.textContent = "Watching";
+      clear(this.list);
+      const late = delayedTurns > 0 ? `The table shows the game ${delayedTurns} turn${delayedTurns === 1 ? "" : "s"} late; ` : "";
+      this.list.append(h("li", { class: "seat-chip none", "data-testid": "spectator-note" }, `${late}spectators are not shown who is answering.`));
+      return;
+    }
     const step = state.seatStatusStep ?? state.step;
     this.root.dataset.step = step === null ? "" : String(step);
     this.label.textContent = step === null ? "Seats" : `Step ${step}`;

@@ -180,12 +180,13 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     renderPlay();
   }
 
-  // Turn and phase from the GameView, the step from the decisions.
+  // Turn and phase from the GameView, the step from the decisions (a
+  // spectator owes none and is sent no SeatStatus: the view's step).
   function renderHeader(): void {
     const v = view;
     if (!v) return;
     const turn = v.turnLimit ? `${v.turn} / ${v.turnLimit}` : String(v.turn);
-    const step = play.step ?? play.seatStatusStep;
+    const step = play.step ?? play.seatStatusStep ?? v.step;
     shell.setInfo([
       { value: v.title || v.scenario || v.gameId, field: "title" },
       { label: "Seat", value: seat || "—", field: "seat" },
@@ -206,7 +207,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
 
   function renderPlay(): void {
     orders.render(play, view);
-    seatsBar.render(play, seat);
+    seatsBar.render(play, seat, view?.delayedTurns ?? 0);
     eventLog.render(play.events, view);
     renderHeader();
     updateOverlay();
