@@ -83,13 +83,21 @@ Stop first_stop(const GameState& s, std::string_view self, const OrientedRect& e
     if (std::find(ignore.begin(), ignore.end(), id) != ignore.end()) return;
     auto t = first_contact(poly, dir, st.distance, other);
     if (!t) return;
+    double at = *t;
     if (*t <= kEps) {
-      // Already touching: only a blocker if moving on would push into it.
-      const Polygon moved = env.translated(dir * 0.05).polygon();
-      if (convex_penetration(moved, other) <= 1e-4) return;
+      // Already touching: only a blocker if moving on would push into it. A
+      // move along it that drifts into it (a direction a hair off its edge)
+      // stops where it would press in more than the tolerance: penetration
+      // grows with the distance slid, so over a long move a drift too small
+      // to see in the first 0.05" would still end inside it.
+      constexpr double kProbe = 0.05;
+      constexpr double kPress = 1e-4;
+      const double pen = convex_penetration(env.translated(dir * kProbe).polygon(), other);
+      if (pen <= 0) return;
+      if (pen <= kPress) at = kProbe * kPress / pen;
     }
-    if (*t < st.distance) {
-      st.distance = *t;
+    if (at < st.distance) {
+      st.distance = at;
       st.by = id;
     }
   };
