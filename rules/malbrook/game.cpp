@@ -30,8 +30,8 @@ std::string MalbrookGame::phase() const { return std::string(to_string(state_.ph
 
 std::vector<Seat> MalbrookGame::seats() const { return seats_of(state_); }
 
-Sight& MalbrookGame::sight() const {
-  if (!sight_) sight_ = std::make_unique<Sight>(sight_of(state_));
+const SightTable& MalbrookGame::sight() const {
+  if (!sight_) sight_ = sight_table(state_);
   return *sight_;
 }
 

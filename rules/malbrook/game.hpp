@@ -57,7 +57,7 @@ class MalbrookGame final : public Game {
   Result<std::unique_ptr<Game>> from_snapshot(std::span<const std::uint8_t> bytes) const override;
 
  private:
-  Sight& sight() const;
+  const SightTable& sight() const;
   const std::vector<Decision>& owed() const;
 
   GameState state_;
@@ -65,12 +65,12 @@ class MalbrookGame final : public Game {
   // every answer against it, then resolves with it. Also a memo of a pure
   // function of state_ (resolve hands the next game the list it found).
   mutable std::optional<std::vector<Decision>> pending_;
-  // Who sees what in this (never changing) state, worked out once for all the
-  // views and event filters a room asks of it after a step. A memo of a pure
-  // function of state_: it changes no answer, and clones start without it.
-  // Like the rest of a game it is used from one thread at a time (a room's
-  // strand), const calls included.
-  mutable std::unique_ptr<Sight> sight_;
+  // Who sees what in this (never changing) state (sight_table), looked up
+  // once for all the views a room asks of it after a step rather than
+  // rebuilding the scene to compare per view. A memo of a pure function of
+  // state_. Like the rest of a game it is used from one thread at a time (a
+  // room's strand), const calls included.
+  mutable std::shared_ptr<const SightTable> sight_;
 };
 
 // A game in the initial state of a scenario that passed check_scenario().

@@ -167,19 +167,11 @@ UnitView horse_holder_view(const Brigade& b, Knowledge k) {
 
 }  // namespace
 
-Sight sight_of(const GameState& s) {
-  Sight sight;
-  sight.seats = seats_of(s);
-  sight.scene = build_scene(s, sight.seats);
-  return sight;
-}
-
 View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& settings) {
-  Sight sight = sight_of(s);
-  return view_for(s, sight, seat_id, settings);
+  return view_for(s, *sight_table(s), seat_id, settings);
 }
 
-View view_for(const GameState& s, Sight& sight, std::string_view seat_id, const ViewSettings& settings) {
+View view_for(const GameState& s, const SightTable& sight, std::string_view seat_id, const ViewSettings& settings) {
   View v;
   v.ruleset = std::string(kRulesetName);
   v.scenario = s.scenario;
@@ -210,8 +202,7 @@ View view_for(const GameState& s, Sight& sight, std::string_view seat_id, const 
       const bool shared = settings.side_shared_vision && seats[i].side == seat.side;
       if (own || shared) mine |= SeatMask{1} << i;
     }
-    if (!sight.seen_by) sight.seen_by = sight_table(s)->seen_by;
-    seen_by = &*sight.seen_by;
+    seen_by = &sight.seen_by;
   }
 
   for (std::size_t i = 0; i < scene.refs.size(); ++i) {

@@ -1,6 +1,5 @@
 #pragma once
 // What a seat may see: the one path (ARCHITECTURE.md, "Hidden information").
-#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -20,17 +19,10 @@ namespace galloper::rules::malbrook {
 // Terrain, the table and the turn are public. An unknown seat sees only those.
 View view_for(const GameState& state, std::string_view seat, const ViewSettings& settings);
 
-// Who sees what in one state: the same for every seat and either vision
-// setting (a seat's view picks its bits), so one state needs it once however
-// many seats are shown it. `seen_by` is computed on first use (the umpire's
-// view never needs it).
-struct Sight {
-  std::vector<Seat> seats;
-  MalbrookScene scene;
-  std::optional<std::vector<SeatMask>> seen_by;
-};
-Sight sight_of(const GameState& state);
-// view_for with a Sight of this same state (filled in as needed).
-View view_for(const GameState& state, Sight& sight, std::string_view seat, const ViewSettings& settings);
+// view_for with this state's sight table (visibility.hpp, sight_table): who
+// sees what is the same for every seat and either vision setting (a seat's
+// view picks its bits), so one state needs it once however many seats are
+// shown it.
+View view_for(const GameState& state, const SightTable& sight, std::string_view seat, const ViewSettings& settings);
 
 }  // namespace galloper::rules::malbrook

@@ -612,16 +612,7 @@ void Room::do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& pee
     v1::Envelope owed;
     fill_decisions(seat->seat.id, owed.mutable_decisions());
     peer->send(make_outgoing(std::move(owed)));
-    v1::Envelope status;
-    auto* st = status.mutable_seat_status();
-    st->set_game_id(record_.id);
-    st->set_step(game_->step());
-    for (const auto& s : owing_seats()) {
-      st->add_owing(s);
-      if (locked_.contains(s)) st->add_locked(s);
-    }
-    *st->mutable_bots() = settings_.bot_seats();
-    peer->send(make_outgoing(std::move(status)));
+    peer->send(make_outgoing(seat_status()));
   }
   send_history(*seat, peer, request.last_sequence(), request.full_history());
 }
@@ -870,7 +861,7 @@ void Room::do_lock(const v1::LockAnswers& request, const std::shared_ptr<Peer>& 
   if (locked_.size() == owing.size()) resolve_step();
 }
 
-void Room::send_seat_status() {
+v1::Envelope Room::seat_status() const {
   v1::Envelope status;
   auto* st = status.mutable_seat_status();
   st->set_game_id(record_.id);
@@ -880,8 +871,10 @@ void Room::send_seat_status() {
     if (locked_.contains(s)) st->add_locked(s);
   }
   *st->mutable_bots() = settings_.bot_seats();
-  send_to_all(make_outgoing(std::move(status)), Audience::kPlayers);
+  return status;
 }
+
+void Room::send_seat_status() { send_to_all(make_outgoing(seat_status()), Audience::kPlayers); }
 
 void Room::resolve_step() {
   std::vector<rules::Answer> answers;

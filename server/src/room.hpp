@@ -203,6 +203,8 @@ class Room : public std::enable_shared_from_this<Room> {
   bool ended() const { return game_->finished() || ended_by_umpire_; }
   void fill_decisions(const std::string& seat, v1::DecisionsOwed* out) const;
   void fill_view(const SeatState& seat, v1::GameView* out) const;
+  // Who owes, who has locked, which seats the bot plays (players only).
+  v1::Envelope seat_status() const;
   void send_seat_status();
   void lock_with_defaults(SeatState& seat, const std::string& why);
   std::optional<rules::Answer> fallback_answer(const SeatState& seat, const rules::Decision& decision) const;

@@ -1,5 +1,6 @@
 #pragma once
-// What the benchmarks share: a temporary directory for a store on disk, and
+// What the benchmarks share: a temporary directory for a store on disk
+// (tests/temp_dir.hpp), and
 // showing a resolved step to every seat as a room does.
 #include <stdlib.h>
 
@@ -13,28 +14,11 @@
 #include "codec/view_codec.hpp"
 #include "galloper/v1/game.pb.h"
 #include "rules/core/game.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace galloper::bench {
 
-// A fresh directory under the system temp dir, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "galloper-bench-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using galloper::testing::TempDir;
 
 // What a room does for each seat after a step: the events it may see, and its
 // view serialized (into `bytes`). Returns the number of events shown in all.

@@ -13,29 +13,11 @@
 #include <vector>
 
 #include "persistence/store.hpp"
+#include "tests/temp_dir.hpp"
 
 namespace galloper::persistence::testing {
 
-// A fresh directory under the system temp dir, removed afterwards.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (std::filesystem::temp_directory_path() / "galloper-store-XXXXXX").string();
-    if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
+using galloper::testing::TempDir;
 
 inline std::vector<char> file_bytes(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
