@@ -69,6 +69,8 @@ struct Answer {
   std::string seat;
   std::string option;             // for decisions with options
   std::vector<OrderStep> steps;   // for orders
+
+  friend bool operator==(const Answer&, const Answer&) = default;
 };
 
 // Something that happened, for the log and for players. Events are filtered

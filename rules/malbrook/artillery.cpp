@@ -155,14 +155,22 @@ bool friends_within(const GameState& s, FireContext& ctx, std::string_view army,
   return false;
 }
 
-bool gun_in_combat(const GameState& s, const Gun& g) {
+bool gun_in_combat(const GameState& s, FireContext& ctx, const Gun& g) {
   if (g.has(Status::kInCombat)) return true;
-  const OrientedRect r = footprint(g);
-  for (const auto& b : s.brigades) {
+  const Body& me = ctx.gun(gun_index(s, g));
+  for (std::size_t i = 0; i < s.brigades.size(); ++i) {
+    const Brigade& b = s.brigades[i];
     if (b.army == g.army || !brigade_on_table(b)) continue;
-    if (gap(footprint(b), r) <= kGunCombat + kSlack) return true;
+    const Body& enemy = ctx.brigade(i);
+    if (!may_be_within(enemy, me, kGunCombat + kSlack)) continue;
+    if (gap(enemy.bases, me.bases.front()) <= kGunCombat + kSlack) return true;
   }
   return false;
+}
+
+bool gun_in_combat(const GameState& s, const Gun& g) {
+  FireContext ctx(s, FirePhase::kBombardment);
+  return gun_in_combat(s, ctx, g);
 }
 
 // Enemy units (brigades, crewed guns) any part of which is in the gun's arc
@@ -424,9 +432,11 @@ std::string_view to_string(ShotResult r) {
   return "?";
 }
 
-bool gun_may_fire(const GameState& s, const Gun& g, FirePhase phase) {
+namespace {
+
+bool gun_may_fire(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
   if (!gun_crewed(g) || g.limbered) return false;
-  const bool in_combat = gun_in_combat(s, g);
+  const bool in_combat = gun_in_combat(s, ctx, g);
   if (phase == FirePhase::kBombardment) return !in_combat;
   if (fires_indirect(g.weight)) return false;  // indirect fire is beyond 2" only
   const bool bombarded = g.bombarded_turn == s.turn;
@@ -435,10 +445,17 @@ bool gun_may_fire(const GameState& s, const Gun& g, FirePhase phase) {
   return true;
 }
 
+}  // namespace
+
+bool gun_may_fire(const GameState& s, const Gun& g, FirePhase phase) {
+  FireContext ctx(s, phase);
+  return gun_may_fire(s, ctx, g, phase);
+}
+
 namespace {
 
 std::vector<FireTarget> eligible_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
-  if (fires_indirect(g.weight) || !gun_may_fire(s, g, phase)) return {};
+  if (fires_indirect(g.weight) || !gun_may_fire(s, ctx, g, phase)) return {};
   const double max = phase == FirePhase::kCloseFire ? kCloseRange : max_range(g.weight);
   std::vector<FireTarget> out = enemies_in_arc(s, ctx, g, 0, max);
   if (out.empty()) return out;
@@ -832,7 +849,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
     }
     for (std::size_t gi : guns_right_to_left(s, army)) {
       const Gun& g = s.guns[gi];
-      if (!gun_may_fire(s, g, phase)) continue;
+      if (!gun_may_fire(s, ctx, g, phase)) continue;
       if (fires_indirect(g.weight)) {
         if (phase != FirePhase::kBombardment) continue;
         if (enemies_in_arc(s, ctx, g, kIndirectMinRange + kSlack, kIndirectMaxRange).empty()) continue;

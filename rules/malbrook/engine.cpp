@@ -47,7 +47,7 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
       break;
     case Phase::kMovement:
       if (a.decision_id.rfind(kRetirePrefix, 0) == 0) break;  // after_combat.hpp: options
-      return movement_check(s, a);
+      return movement_check(s, *d, a);
     case Phase::kCombat:
       if (combat_resolved(s)) break;  // after_combat.hpp: options
       return combat_check(s, ds, a);  // charge.hpp, combat.hpp
@@ -243,12 +243,17 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
 }
 
 Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& owed,
-                           const std::vector<Answer>& answers, Dice& dice) {
+                           const std::vector<Answer>& answers, Dice& dice,
+                           const std::map<std::string, Answer, std::less<>>* checked) {
   if (finished(state)) return reject("game_over", "The game is over.");
   std::set<std::string> answered;
   for (const auto& a : answers) {
     if (!answered.insert(a.decision_id).second) {
       return reject("duplicate_answer", "\"" + a.decision_id + "\" is answered twice.");
+    }
+    if (checked != nullptr) {
+      const auto it = checked->find(a.decision_id);
+      if (it != checked->end() && it->second == a) continue;
     }
     if (auto ok = check_against(state, owed, a); !ok) return ok.error();
   }

@@ -9,6 +9,8 @@
 // sub-step that owes decisions, or at the end of the game. So pending() is
 // empty only in a state nobody has resolved yet (a fresh scenario, or one the
 // umpire edited) -- resolve it with no answers to start it -- or once finished.
+#include <map>
+#include <string>
 #include <vector>
 
 #include "rules/core/decision.hpp"
@@ -32,9 +34,15 @@ Verdict check(const GameState& state, const std::vector<Decision>& pending, cons
 // Rejects the whole step (nothing changes) if any answer is illegal, answers
 // a decision twice or not at all, or answers one that is not pending.
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice);
-// The same, given pending(state).
+// The same, given pending(state). `checked` (may be null) holds answers that
+// check(state, pending, answer) has already accepted, by decision id: an
+// answer equal to the one held for its decision is not checked again (a room
+// checks every answer as it arrives; checking the step's orders twice was a
+// fifth of a big battle's turn). The caller vouches for them; the outcome is
+// the same either way, as check is a pure function of state and answer.
 Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& pending,
-                           const std::vector<Answer>& answers, Dice& dice);
+                           const std::vector<Answer>& answers, Dice& dice,
+                           const std::map<std::string, Answer, std::less<>>* checked = nullptr);
 // The game has ended (turn limit reached).
 bool finished(const GameState& state);
 

@@ -51,10 +51,14 @@ std::unique_ptr<Game> MalbrookGame::with_options(const GameOptions& options) con
 
 std::vector<Decision> MalbrookGame::pending() const { return owed(); }
 
-Verdict MalbrookGame::check(const Answer& answer) const { return malbrook::check(state_, owed(), answer); }
+Verdict MalbrookGame::check(const Answer& answer) const {
+  auto verdict = malbrook::check(state_, owed(), answer);
+  if (verdict) accepted_.insert_or_assign(answer.decision_id, answer);
+  return verdict;
+}
 
 Result<Resolution> MalbrookGame::resolve(const std::vector<Answer>& answers, Dice& dice) const {
-  auto r = malbrook::resolve(state_, owed(), answers, dice);
+  auto r = malbrook::resolve(state_, owed(), answers, dice, &accepted_);
   if (!r) return r.error();
   Resolution out;
   out.next = std::make_unique<MalbrookGame>(std::move(r->next), std::move(r->next_pending));
@@ -67,7 +71,7 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
   const bool umpire = seat == kUmpireSeat;
   std::set<std::string, std::less<>> seen;
   if (!umpire) {
-    for (const auto& u : view_for(seat, settings).units) seen.insert(u.id);
+    for_each_shown(state_, sight(), seat, settings, [&](PieceRef ref, Knowledge) { seen.insert(shown_id(state_, ref)); });
   }
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < events.size(); ++i) {

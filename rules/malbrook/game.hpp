@@ -1,5 +1,6 @@
 #pragma once
 // Malbrook as the server sees it: a rules::Game over a GameState value.
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -71,6 +72,11 @@ class MalbrookGame final : public Game {
   // state_. Like the rest of a game it is used from one thread at a time (a
   // room's strand), const calls included.
   mutable std::shared_ptr<const SightTable> sight_;
+  // The last answer check() accepted for each decision of this state, so
+  // that resolve need not check it again (engine.hpp, resolve). One per
+  // decision: a seat revising its answer replaces it, so the memo stays as
+  // small as the pending list.
+  mutable std::map<std::string, Answer, std::less<>> accepted_;
 };
 
 // A game in the initial state of a scenario that passed check_scenario().

@@ -1860,22 +1860,25 @@ std::vector<Decision> movement_pending(const GameState& state) {
 bool movement_finished(const GameState& state) { return movement_pending(state).empty(); }
 
 Verdict movement_check(const GameState& state, const Answer& answer) {
-  const MoveStage st = effective_stage(state);
-  const auto decisions = pending_for(state, st);
+  const auto decisions = movement_pending(state);
   const Decision* d = find_decision(decisions, answer.decision_id);
   if (d == nullptr) return no("no_decision", "Nothing is asked as \"" + answer.decision_id + "\" now.");
-  if (answer.seat != d->seat) return no("wrong_seat", "Decision " + d->id + " is owed by " + d->seat + ".");
-  if (d->kind == "move_dice") return check_declaration(state, *d, answer);
-  if (d->kind == "skirmish_withdrawal") {
+  return movement_check(state, *d, answer);
+}
+
+Verdict movement_check(const GameState& state, const Decision& d, const Answer& answer) {
+  if (answer.seat != d.seat) return no("wrong_seat", "Decision " + d.id + " is owed by " + d.seat + ".");
+  if (d.kind == "move_dice") return check_declaration(state, d, answer);
+  if (d.kind == "skirmish_withdrawal") {
     if (answer.option != "withdraw" && answer.option != "stand" && !answer.option.empty()) {
       return no("bad_option", "Answer \"withdraw\" or \"stand\".");
     }
     return Ok{};
   }
   const Field field(state);
-  if (d->kind == "leader_move") return check_leader(state, field, answer, decision_unit(d->id, "leader/"));
-  const MoveDeclaration* md = find_decl(state, decision_unit(d->id, "move/"));
-  if (md == nullptr) return no("no_decision", "No move was declared for " + d->subjects.front() + ".");
+  if (d.kind == "leader_move") return check_leader(state, field, answer, decision_unit(d.id, "leader/"));
+  const MoveDeclaration* md = find_decl(state, decision_unit(d.id, "move/"));
+  if (md == nullptr) return no("no_decision", "No move was declared for " + d.subjects.front() + ".");
   auto r = plan_move(field, *md, answer.steps);
   if (!r) return r.error();
   return Ok{};

@@ -49,6 +49,10 @@ namespace galloper::rules::malbrook {
 // Decisions owed in the movement phase by the seats acting now.
 std::vector<Decision> movement_pending(const GameState& state);
 Verdict movement_check(const GameState& state, const Answer& answer);
+// The same, for the decision `d` of movement_pending(state) the answer names
+// (the engine has found it already: working the list out again per answer
+// made checking a phase's orders quadratic in the brigades).
+Verdict movement_check(const GameState& state, const Decision& d, const Answer& answer);
 // Applies every answer of the step; appends events; returns a rejection (and
 // the caller discards `next`) if any answer is illegal.
 Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,

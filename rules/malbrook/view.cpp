@@ -148,7 +148,7 @@ UnitView messenger_view(const GameState& s, const Messenger& m, Knowledge k) {
 // "Horse-holder Marker ... to mark the location of the horses of dismounted dragoons".
 UnitView horse_holder_view(const Brigade& b, Knowledge k) {
   UnitView u;
-  u.id = b.id + "/horse-holders";
+  u.id = horse_holder_id(b);
   u.kind = UnitKind::kMarker;
   u.side = b.army;
   u.knowledge = k;
@@ -171,26 +171,12 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
   return view_for(s, *sight_table(s), seat_id, settings);
 }
 
-View view_for(const GameState& s, const SightTable& sight, std::string_view seat_id, const ViewSettings& settings) {
-  View v;
-  v.ruleset = std::string(kRulesetName);
-  v.scenario = s.scenario;
-  v.title = s.title;
-  v.seat = std::string(seat_id);
-  v.table_width = s.table_width;
-  v.table_depth = s.table_depth;
-  v.unit_name = std::string(kUnitName);
-  v.turn = s.turn;
-  v.phase = std::string(to_string(s.phase));
-  v.turn_limit = s.turn_limit;
-  for (const auto& a : s.armies) v.sides.push_back({a.id, a.name, a.id == s.attacker});
-  for (const auto& f : s.features) v.terrain.push_back(terrain_view(s, f));
-
+void for_each_shown(const GameState& s, const SightTable& sight, std::string_view seat_id,
+                    const ViewSettings& settings, const std::function<void(PieceRef, Knowledge)>& shown) {
   const std::vector<Seat>& seats = sight.seats;
   auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
-  if (it == seats.end() || it->role == SeatRole::kSpectator) return v;
+  if (it == seats.end() || it->role == SeatRole::kSpectator) return;
   const Seat& seat = *it;
-  v.side = seat.side;
 
   const MalbrookScene& scene = sight.scene;
   const std::vector<SeatMask>* seen_by = nullptr;  // set for every seat but the umpire
@@ -207,35 +193,57 @@ View view_for(const GameState& s, const SightTable& sight, std::string_view seat
 
   for (std::size_t i = 0; i < scene.refs.size(); ++i) {
     const PieceRef ref = scene.refs[i];
+    if (seat.role == SeatRole::kUmpire) {
+      shown(ref, Knowledge::kUmpire);
+      continue;
+    }
     std::string owner;
-    std::string side;
+    const std::string* side = nullptr;
     switch (ref.kind) {
-      case PieceKind::kBrigade: owner = seat_of(s.brigades[ref.index]); side = s.brigades[ref.index].army; break;
-      case PieceKind::kGun: owner = seat_of(s.guns[ref.index]); side = s.guns[ref.index].army; break;
-      case PieceKind::kLeader: owner = seat_of(s.leaders[ref.index]); side = s.leaders[ref.index].army; break;
+      case PieceKind::kBrigade: owner = seat_of(s.brigades[ref.index]); side = &s.brigades[ref.index].army; break;
+      case PieceKind::kGun: owner = seat_of(s.guns[ref.index]); side = &s.guns[ref.index].army; break;
+      case PieceKind::kLeader: owner = seat_of(s.leaders[ref.index]); side = &s.leaders[ref.index].army; break;
       case PieceKind::kMessenger:
         owner = seat_of(s, s.messengers[ref.index]);
-        side = s.messengers[ref.index].army;
+        side = &s.messengers[ref.index].army;
         break;
       case PieceKind::kHorseHolders:
         owner = seat_of(s.brigades[ref.index]);
-        side = s.brigades[ref.index].army;
+        side = &s.brigades[ref.index].army;
         break;
     }
-    Knowledge k = Knowledge::kUmpire;
-    if (seat.role != SeatRole::kUmpire) {
-      const bool seen = ((*seen_by)[i] & mine) != 0;
-      if (owner == seat.id) {
-        k = Knowledge::kOwn;
-      } else if (side == seat.side) {
-        // Messengers of the seat's own side are always shown (RULINGS.md R23).
-        if (!settings.side_shared_vision && !seen && ref.kind != PieceKind::kMessenger) continue;
-        k = Knowledge::kFriendly;
-      } else {
-        if (!seen) continue;
-        k = Knowledge::kSeen;
-      }
+    const bool seen = ((*seen_by)[i] & mine) != 0;
+    if (owner == seat.id) {
+      shown(ref, Knowledge::kOwn);
+    } else if (*side == seat.side) {
+      // Messengers of the seat's own side are always shown (RULINGS.md R23).
+      if (!settings.side_shared_vision && !seen && ref.kind != PieceKind::kMessenger) continue;
+      shown(ref, Knowledge::kFriendly);
+    } else if (seen) {
+      shown(ref, Knowledge::kSeen);
     }
+  }
+}
+
+View view_for(const GameState& s, const SightTable& sight, std::string_view seat_id, const ViewSettings& settings) {
+  View v;
+  v.ruleset = std::string(kRulesetName);
+  v.scenario = s.scenario;
+  v.title = s.title;
+  v.seat = std::string(seat_id);
+  v.table_width = s.table_width;
+  v.table_depth = s.table_depth;
+  v.unit_name = std::string(kUnitName);
+  v.turn = s.turn;
+  v.phase = std::string(to_string(s.phase));
+  v.turn_limit = s.turn_limit;
+  for (const auto& a : s.armies) v.sides.push_back({a.id, a.name, a.id == s.attacker});
+  for (const auto& f : s.features) v.terrain.push_back(terrain_view(s, f));
+
+  const auto& seats = sight.seats;
+  auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
+  if (it != seats.end() && it->role != SeatRole::kSpectator) v.side = it->side;
+  for_each_shown(s, sight, seat_id, settings, [&](PieceRef ref, Knowledge k) {
     switch (ref.kind) {
       case PieceKind::kBrigade: v.units.push_back(brigade_view(s.brigades[ref.index], k)); break;
       case PieceKind::kGun: v.units.push_back(gun_view(s.guns[ref.index], k)); break;
@@ -243,8 +251,19 @@ View view_for(const GameState& s, const SightTable& sight, std::string_view seat
       case PieceKind::kMessenger: v.units.push_back(messenger_view(s, s.messengers[ref.index], k)); break;
       case PieceKind::kHorseHolders: v.units.push_back(horse_holder_view(s.brigades[ref.index], k)); break;
     }
-  }
+  });
   return v;
+}
+
+std::string shown_id(const GameState& s, PieceRef ref) {
+  switch (ref.kind) {
+    case PieceKind::kBrigade: return s.brigades[ref.index].id;
+    case PieceKind::kGun: return s.guns[ref.index].id;
+    case PieceKind::kLeader: return s.leaders[ref.index].id;
+    case PieceKind::kMessenger: return s.messengers[ref.index].id;
+    case PieceKind::kHorseHolders: return horse_holder_id(s.brigades[ref.index]);
+  }
+  return {};
 }
 
 }  // namespace galloper::rules::malbrook
