@@ -352,6 +352,62 @@ bool may_charge_a_outrance(const Brigade& b) {
 
 namespace {
 
+// What the questions of one charge declaration step share: who each army
+// sees (one sight-table lookup, not one per charger), each enemy's outline,
+// and each charger's targets once worked out (a line conformer asks for its
+// lead's). A cache for one call on one unchanging state.
+class ChargeSight {
+ public:
+  explicit ChargeSight(const GameState& s) : s_(s), brigades_(s.brigades.size()), guns_(s.guns.size()) {}
+
+  // Enemies the brigade's side sees and could reach by a charge path within
+  // the sight range, nearest first (charge_targets).
+  const std::vector<std::string>& targets(const Brigade& b) {
+    auto memo = targets_.find(b.id);
+    if (memo != targets_.end()) return memo->second;
+    const OrientedRect env = env_of(b);
+    const Aabb box = env.bounds();
+    const std::set<std::string>& seen = seen_by(b.army);
+    std::vector<std::pair<double, std::string>> found;
+    auto consider = [&](const std::string& id, const Polygon& poly) {
+      if (!seen.contains(id)) return;
+      // Nothing beyond the sight range can be reached: the boxes' gap is a
+      // lower bound of the footprints' (saves the path sweep for most pairs).
+      if (box.distance_to(poly.bounds()) > kChargeSightRange) return;
+      if (auto p = charge_path(env, poly, kChargeSightRange)) found.emplace_back(p->contact, id);
+    };
+    for (std::size_t i = 0; i < s_.brigades.size(); ++i) {
+      const Brigade& o = s_.brigades[i];
+      if (o.army == b.army || !unit_on_table(o)) continue;
+      if (!brigades_[i]) brigades_[i] = env_of(o).polygon();
+      consider(o.id, *brigades_[i]);
+    }
+    for (std::size_t i = 0; i < s_.guns.size(); ++i) {
+      const Gun& g = s_.guns[i];
+      if (g.army == b.army || !gun_fights(g)) continue;
+      if (!guns_[i]) guns_[i] = footprint(g).polygon();
+      consider(g.id, *guns_[i]);
+    }
+    std::sort(found.begin(), found.end());
+    std::vector<std::string> out;
+    for (auto& f : found) out.push_back(std::move(f.second));
+    return targets_.emplace(b.id, std::move(out)).first->second;
+  }
+
+ private:
+  const std::set<std::string>& seen_by(const std::string& army) {
+    auto it = seen_.find(army);
+    if (it == seen_.end()) it = seen_.emplace(army, seen_by_army(s_, army)).first;
+    return it->second;
+  }
+
+  const GameState& s_;
+  std::vector<std::optional<Polygon>> brigades_;
+  std::vector<std::optional<Polygon>> guns_;
+  std::map<std::string, std::set<std::string>, std::less<>> seen_;
+  std::map<std::string, std::vector<std::string>, std::less<>> targets_;
+};
+
 // Why the brigade's own state keeps it from initiating a charge (RULINGS C2).
 std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b) {
   const std::string who = "Brigade " + b.id;
@@ -372,9 +428,9 @@ std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b) {
 }
 
 // The brigade a line conformer follows may declare a charge with a target.
-bool lead_may_charge(const GameState& s, const Brigade& b) {
+bool lead_may_charge(const GameState& s, ChargeSight& sight, const Brigade& b) {
   const Brigade* lead = s.find_brigade(b.conform_to);
-  return lead != nullptr && !charge_barred(s, *lead) && !charge_targets(s, *lead).empty();
+  return lead != nullptr && !charge_barred(s, *lead) && !sight.targets(*lead).empty();
 }
 
 bool conforms_in_line(const Brigade& b) {
@@ -385,7 +441,14 @@ bool conforms_in_line(const Brigade& b) {
 
 bool may_charge(const GameState& s, const Brigade& b) { return !charge_barred(s, b); }
 
+std::optional<Rejection> conforming_charge_refusal(const GameState& s, ChargeSight& sight, const Brigade& b);
+
 std::optional<Rejection> conforming_charge_refusal(const GameState& s, const Brigade& b) {
+  ChargeSight sight(s);
+  return conforming_charge_refusal(s, sight, b);
+}
+
+std::optional<Rejection> conforming_charge_refusal(const GameState& s, ChargeSight& sight, const Brigade& b) {
   if (b.control != ControlResult::kConforming) return std::nullopt;
   const std::string who = "Brigade " + b.id;
   // Control (RULINGS C19): "Brigades which form rear lines of a command and
@@ -405,7 +468,7 @@ std::optional<Rejection> conforming_charge_refusal(const GameState& s, const Bri
   // halt, if it moves, they move with it, if it charges they charge. They only
   // need to take a control test if they wish to attempt any different
   // actions." So a line charges with its lead or not at all.
-  if (!lead_may_charge(s, b)) {
+  if (!lead_may_charge(s, sight, b)) {
     return reject("conforming_lead_cannot_charge",
                   who + " conforms to " + b.conform_to + " in its line and charges only if it charges (\"if it " +
                       "charges they charge\"); " + b.conform_to + " cannot charge now.");
@@ -513,29 +576,7 @@ std::optional<ChargePath> charge_contact(const GameState& s, const Brigade& b, s
   return path;
 }
 
-std::vector<std::string> charge_targets(const GameState& s, const Brigade& b) {
-  const OrientedRect env = env_of(b);
-  const Aabb box = env.bounds();
-  const std::set<std::string> seen = seen_by_army(s, b.army);
-  std::vector<std::pair<double, std::string>> found;
-  auto consider = [&](const std::string& id, const Polygon& poly) {
-    if (!seen.contains(id)) return;
-    // Nothing beyond the sight range can be reached: the boxes' gap is a
-    // lower bound of the footprints' (saves the path sweep for most pairs).
-    if (box.distance_to(poly.bounds()) > kChargeSightRange) return;
-    if (auto p = charge_path(env, poly, kChargeSightRange)) found.emplace_back(p->contact, id);
-  };
-  for (const auto& o : s.brigades) {
-    if (o.army != b.army && unit_on_table(o)) consider(o.id, env_of(o).polygon());
-  }
-  for (const auto& g : s.guns) {
-    if (g.army != b.army && gun_fights(g)) consider(g.id, footprint(g).polygon());
-  }
-  std::sort(found.begin(), found.end());
-  std::vector<std::string> out;
-  for (auto& f : found) out.push_back(std::move(f.second));
-  return out;
-}
+std::vector<std::string> charge_targets(const GameState& s, const Brigade& b) { return ChargeSight(s).targets(b); }
 
 bool charge_from_behind_flank(const Brigade& target, const std::vector<OrientedRect>& charger_start_bases) {
   if (target.formation == Formation::kUnformed || always_unformed(target.type)) return false;
@@ -554,6 +595,7 @@ double charge_inches(const std::vector<int>& faces, bool insp) { return move_inc
 
 std::vector<Decision> charge_declare_decisions(const GameState& s) {
   std::vector<Decision> out;
+  ChargeSight sight(s);
   for (const auto& army : acting_armies(s)) {
     for (std::size_t i : brigades_right_to_left(s, army)) {
       const Brigade& b = s.brigades[i];
@@ -561,7 +603,7 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
       // A conforming rear line never charges; a line conformer only with its
       // lead (RULINGS C19). Evading the foot within 1" is not a charge.
       std::vector<std::string> targets;
-      if (!conforming_charge_refusal(s, b)) targets = charge_targets(s, b);
+      if (!conforming_charge_refusal(s, sight, b)) targets = sight.targets(b);
       const bool with_lead = conforms_in_line(b);
       const bool may_evade = unformed_cavalry(b) && foot_within_one_inch(s, b);
       const bool must = must_charge_again(s, b);

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+#include <cstdio>
+#include <cstdlib>
 
 #include "codec/view_codec.hpp"
 #include "rules/core/dice.hpp"
@@ -361,6 +363,7 @@ void BM_FullTurn(benchmark::State& state) {
       const auto done = Clock::now();
       const double ms = std::chrono::duration<double, std::milli>(done - started).count();
       slowest = std::max(slowest, ms);
+      if (getenv("STEPS")) fprintf(stderr, "step %s answers=%zu resolve=%.2f views=%.2f\n", game->phase().c_str(), answers.size(), std::chrono::duration<double, std::milli>(resolved_at - started).count(), std::chrono::duration<double, std::milli>(done - resolved_at).count());
       total += ms;
       resolving += std::chrono::duration<double, std::milli>(resolved_at - started).count();
     }
