@@ -15,6 +15,64 @@ namespace galloper::rules::malbrook {
 
 namespace {
 
+// Where the pieces that count as enemy for a leader's move stand (brigades
+// on the table, guns with crews), worked out once for every question asked
+// of one state: the command decisions of every leader, one leader's moves,
+// the messengers' rides. Only leaders and messengers move while it is used.
+class EnemyOutlines {
+ public:
+  explicit EnemyOutlines(const GameState& s) : s_(s) {}
+
+  // Edge distance from `stand` to the nearest piece not of `army`.
+  double distance_from(std::string_view army, const OrientedRect& stand) {
+    if (!built_) build();
+    const Aabb box = stand.bounds();
+    double best = std::numeric_limits<double>::infinity();
+    for (const auto& o : outlines_) {
+      if (o.army == army) continue;
+      // The boxes' gap is a lower bound of the rectangles': one further than
+      // the best so far (with room for rounding) cannot change the minimum.
+      if (box.distance_to(o.box) > best + 1e-6) continue;
+      best = std::min(best, distance(stand, o.rect));
+    }
+    return best;
+  }
+
+  // A leader's move allowance (leader_move_allowance).
+  double allowance(const Leader& l, Vec2 from, Vec2 to) {
+    Leader at = l;
+    at.position = from;
+    const bool far_start = distance_from(l.army, footprint(at)) > kLeaderDoubleBeyond;
+    at.position = to;
+    const bool far_end = distance_from(l.army, footprint(at)) > kLeaderDoubleBeyond;
+    return far_start && far_end ? 2 * kLeaderMove : kLeaderMove;
+  }
+
+ private:
+  struct Outline {
+    std::string army;
+    OrientedRect rect;
+    Aabb box;
+  };
+
+  void build() {
+    built_ = true;
+    auto add = [&](const std::string& army, const OrientedRect& r) { outlines_.push_back({army, r, r.bounds()}); };
+    for (const auto& b : s_.brigades) {
+      if (b.has(Status::kDestroyed) || b.has(Status::kSurrendered) || b.bases == 0) continue;
+      for (const auto& r : footprint(b)) add(b.army, r);
+    }
+    for (const auto& g : s_.guns) {
+      if (g.has(Status::kDestroyed) || g.has(Status::kCrewEliminated)) continue;
+      add(g.army, footprint(g));
+    }
+  }
+
+  const GameState& s_;
+  bool built_ = false;
+  std::vector<Outline> outlines_;
+};
+
 constexpr double kSlack = 1e-6;  // absorbs rounding in "up to 6 inches"
 
 std::string fmt(double inches) {
@@ -242,6 +300,7 @@ struct Run {
 Verdict run_actions(GameState& s, const std::string& leader_id, const std::vector<OrderStep>& steps, const Run& run) {
   Leader* L = find_leader_mut(s, leader_id);
   if (L == nullptr) return reject("unknown_leader", "No leader " + leader_id + ".");
+  EnemyOutlines enemies(s);
   const int allowed = command_actions(*L);
   const int used = count_actions(steps);
   if (used > allowed) {
@@ -296,7 +355,7 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
         ++i;
       }
       if (path > 0) {
-        const double allowance = leader_move_allowance(s, *L, start, at);
+        const double allowance = enemies.allowance(*L, start, at);
         if (path > allowance + kSlack) {
           return reject("too_far", name_of(*L) + " may move up to " + fmt(allowance) + " in a move action, not " +
                                        fmt(path) + ".");
@@ -469,25 +528,11 @@ bool in_chain_of_command(const Leader& l, const Gun& g) {
 }
 
 double distance_to_enemy(const GameState& s, std::string_view army, const OrientedRect& stand) {
-  double best = std::numeric_limits<double>::infinity();
-  for (const auto& b : s.brigades) {
-    if (b.army == army || b.has(Status::kDestroyed) || b.has(Status::kSurrendered) || b.bases == 0) continue;
-    for (const auto& r : footprint(b)) best = std::min(best, distance(stand, r));
-  }
-  for (const auto& g : s.guns) {
-    if (g.army == army || g.has(Status::kDestroyed) || g.has(Status::kCrewEliminated)) continue;
-    best = std::min(best, distance(stand, footprint(g)));
-  }
-  return best;
+  return EnemyOutlines(s).distance_from(army, stand);
 }
 
 double leader_move_allowance(const GameState& s, const Leader& l, Vec2 from, Vec2 to) {
-  Leader at = l;
-  at.position = from;
-  const bool far_start = distance_to_enemy(s, l.army, footprint(at)) > kLeaderDoubleBeyond;
-  at.position = to;
-  const bool far_end = distance_to_enemy(s, l.army, footprint(at)) > kLeaderDoubleBeyond;
-  return far_start && far_end ? 2 * kLeaderMove : kLeaderMove;
+  return EnemyOutlines(s).allowance(l, from, to);
 }
 
 int count_actions(const std::vector<OrderStep>& steps) {
@@ -509,6 +554,7 @@ int count_actions(const std::vector<OrderStep>& steps) {
 
 std::vector<Decision> command_pending(const GameState& s) {
   std::vector<Decision> out;
+  EnemyOutlines enemies(s);
   for (const auto& army : acting_armies(s)) {
     for (std::size_t li : leaders_right_to_left(s, army)) {
       const Leader& l = s.leaders[li];
@@ -524,8 +570,8 @@ std::vector<Decision> command_pending(const GameState& s) {
                  (l.rank == LeaderRank::kMajorGeneral ? "" : ", issue orders, send a messenger") + ", listen).";
       d.default_option = "none";
       d.options = {{"none", "No actions"}};
-      d.limits = {{"actions", static_cast<double>(n)},
-                  {"move", distance_to_enemy(s, l.army, footprint(l)) > kLeaderDoubleBeyond ? 2 * kLeaderMove : kLeaderMove}};
+      const bool far = enemies.distance_from(l.army, footprint(l)) > kLeaderDoubleBeyond;
+      d.limits = {{"actions", static_cast<double>(n)}, {"move", far ? 2 * kLeaderMove : kLeaderMove}};
       out.push_back(std::move(d));
     }
   }
@@ -637,6 +683,7 @@ void apply_message(GameState& s, const Leader& issuer, const Leader& recipient, 
 }
 
 void move_messengers(GameState& s, std::string_view army, std::vector<Event>& events) {
+  EnemyOutlines enemies(s);  // messengers and leaders move, nothing else
   std::vector<std::string> order;
   {
     const Vec2 right = facing_unit(army_facing_deg(s, army) + 90.0);
@@ -672,7 +719,7 @@ void move_messengers(GameState& s, std::string_view army, std::vector<Event>& ev
     Leader probe = *R;
     probe.position = m.position;
     const double ride = std::min(gap, 2 * kLeaderMove);
-    const double allowance = leader_move_allowance(s, probe, m.position, m.position + dir * ride);
+    const double allowance = enemies.allowance(probe, m.position, m.position + dir * ride);
     if (gap <= allowance + kSlack) {
       m.position = m.position + dir * std::min(gap, len);
       e.kind = "messenger_delivered";
