@@ -71,7 +71,9 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
   const bool umpire = seat == kUmpireSeat;
   std::set<std::string, std::less<>> seen;
   if (!umpire) {
-    for_each_shown(state_, sight(), seat, settings, [&](PieceRef ref, Knowledge) { seen.insert(shown_id(state_, ref)); });
+    const SightTable& sight = this->sight();
+    for_each_shown(state_, sight, seat, settings,
+                   [&](std::size_t i, Knowledge) { seen.insert(shown_id(state_, sight.scene.refs[i])); });
   }
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < events.size(); ++i) {

@@ -54,7 +54,8 @@ TerrainView terrain_view(const GameState& s, const Feature& f) {
   return t;
 }
 
-UnitView brigade_view(const Brigade& b, Knowledge k) {
+// `bases`: the piece's footprint, as the sight table's scene holds it.
+UnitView brigade_view(const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
   UnitView u;
   u.id = b.id;
   u.kind = UnitKind::kBrigade;
@@ -62,7 +63,8 @@ UnitView brigade_view(const Brigade& b, Knowledge k) {
   u.knowledge = k;
   u.troop_type = std::string(to_string(b.type));
   u.formation = std::string(to_string(b.formation));
-  for (const auto& r : footprint(b)) u.bases.push_back(rect_view(r));
+  u.bases.reserve(bases.size());
+  for (const auto& r : bases) u.bases.push_back(rect_view(r));
   u.base_count = b.bases;
   u.dps = b.dps;
   u.position = b.position;
@@ -78,14 +80,14 @@ UnitView brigade_view(const Brigade& b, Knowledge k) {
   return u;
 }
 
-UnitView gun_view(const Gun& g, Knowledge k) {
+UnitView gun_view(const Gun& g, const std::vector<OrientedRect>& bases, Knowledge k) {
   UnitView u;
   u.id = g.id;
   u.kind = UnitKind::kGun;
   u.side = g.army;
   u.knowledge = k;
   u.troop_type = std::string(to_string(g.weight));
-  u.bases.push_back(rect_view(footprint(g)));
+  for (const auto& r : bases) u.bases.push_back(rect_view(r));
   u.base_count = 1;
   u.dps = g.dps;
   u.position = g.position;
@@ -101,13 +103,13 @@ UnitView gun_view(const Gun& g, Knowledge k) {
   return u;
 }
 
-UnitView leader_view(const Leader& l, Knowledge k) {
+UnitView leader_view(const Leader& l, const std::vector<OrientedRect>& bases, Knowledge k) {
   UnitView u;
   u.id = l.id;
   u.kind = UnitKind::kLeader;
   u.side = l.army;
   u.knowledge = k;
-  u.bases.push_back(rect_view(footprint(l)));
+  for (const auto& r : bases) u.bases.push_back(rect_view(r));
   u.base_count = 1;
   u.position = l.position;
   u.facing_deg = l.facing_deg;
@@ -125,14 +127,15 @@ UnitView leader_view(const Leader& l, Knowledge k) {
 
 // "Messenger Marker -- a single mounted staff officer or rider". Whom it
 // carries a message to, and from whom, only its own side knows.
-UnitView messenger_view(const GameState& s, const Messenger& m, Knowledge k) {
+UnitView messenger_view(const GameState& s, const Messenger& m, const std::vector<OrientedRect>& bases,
+                        Knowledge k) {
   UnitView u;
   u.id = m.id;
   u.kind = UnitKind::kMessenger;
   u.side = m.army;
   u.knowledge = k;
   u.troop_type = "messenger";
-  u.bases.push_back(rect_view(footprint(m)));
+  for (const auto& r : bases) u.bases.push_back(rect_view(r));
   u.base_count = 1;
   u.position = m.position;
   u.facing_deg = m.facing_deg;
@@ -146,14 +149,14 @@ UnitView messenger_view(const GameState& s, const Messenger& m, Knowledge k) {
 }
 
 // "Horse-holder Marker ... to mark the location of the horses of dismounted dragoons".
-UnitView horse_holder_view(const Brigade& b, Knowledge k) {
+UnitView horse_holder_view(const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
   UnitView u;
   u.id = horse_holder_id(b);
   u.kind = UnitKind::kMarker;
   u.side = b.army;
   u.knowledge = k;
   u.troop_type = "horse-holders";
-  u.bases.push_back(rect_view(horse_holder_footprint(b)));
+  for (const auto& r : bases) u.bases.push_back(rect_view(r));
   u.base_count = 1;
   u.position = b.horse_holders.value_or(b.position);
   u.facing_deg = b.facing_deg;
@@ -172,7 +175,7 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
 }
 
 void for_each_shown(const GameState& s, const SightTable& sight, std::string_view seat_id,
-                    const ViewSettings& settings, const std::function<void(PieceRef, Knowledge)>& shown) {
+                    const ViewSettings& settings, const std::function<void(std::size_t, Knowledge)>& shown) {
   const std::vector<Seat>& seats = sight.seats;
   auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
   if (it == seats.end() || it->role == SeatRole::kSpectator) return;
@@ -194,7 +197,7 @@ void for_each_shown(const GameState& s, const SightTable& sight, std::string_vie
   for (std::size_t i = 0; i < scene.refs.size(); ++i) {
     const PieceRef ref = scene.refs[i];
     if (seat.role == SeatRole::kUmpire) {
-      shown(ref, Knowledge::kUmpire);
+      shown(i, Knowledge::kUmpire);
       continue;
     }
     std::string owner;
@@ -214,13 +217,13 @@ void for_each_shown(const GameState& s, const SightTable& sight, std::string_vie
     }
     const bool seen = ((*seen_by)[i] & mine) != 0;
     if (owner == seat.id) {
-      shown(ref, Knowledge::kOwn);
+      shown(i, Knowledge::kOwn);
     } else if (*side == seat.side) {
       // Messengers of the seat's own side are always shown (RULINGS.md R23).
       if (!settings.side_shared_vision && !seen && ref.kind != PieceKind::kMessenger) continue;
-      shown(ref, Knowledge::kFriendly);
+      shown(i, Knowledge::kFriendly);
     } else if (seen) {
-      shown(ref, Knowledge::kSeen);
+      shown(i, Knowledge::kSeen);
     }
   }
 }
@@ -243,13 +246,15 @@ View view_for(const GameState& s, const SightTable& sight, std::string_view seat
   const auto& seats = sight.seats;
   auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
   if (it != seats.end() && it->role != SeatRole::kSpectator) v.side = it->side;
-  for_each_shown(s, sight, seat_id, settings, [&](PieceRef ref, Knowledge k) {
+  for_each_shown(s, sight, seat_id, settings, [&](std::size_t i, Knowledge k) {
+    const PieceRef ref = sight.scene.refs[i];
+    const auto& bases = sight.scene.scene.objects[i].bases;
     switch (ref.kind) {
-      case PieceKind::kBrigade: v.units.push_back(brigade_view(s.brigades[ref.index], k)); break;
-      case PieceKind::kGun: v.units.push_back(gun_view(s.guns[ref.index], k)); break;
-      case PieceKind::kLeader: v.units.push_back(leader_view(s.leaders[ref.index], k)); break;
-      case PieceKind::kMessenger: v.units.push_back(messenger_view(s, s.messengers[ref.index], k)); break;
-      case PieceKind::kHorseHolders: v.units.push_back(horse_holder_view(s.brigades[ref.index], k)); break;
+      case PieceKind::kBrigade: v.units.push_back(brigade_view(s.brigades[ref.index], bases, k)); break;
+      case PieceKind::kGun: v.units.push_back(gun_view(s.guns[ref.index], bases, k)); break;
+      case PieceKind::kLeader: v.units.push_back(leader_view(s.leaders[ref.index], bases, k)); break;
+      case PieceKind::kMessenger: v.units.push_back(messenger_view(s, s.messengers[ref.index], bases, k)); break;
+      case PieceKind::kHorseHolders: v.units.push_back(horse_holder_view(s.brigades[ref.index], bases, k)); break;
     }
   });
   return v;

@@ -27,12 +27,12 @@ View view_for(const GameState& state, std::string_view seat, const ViewSettings&
 // shown it.
 View view_for(const GameState& state, const SightTable& sight, std::string_view seat, const ViewSettings& settings);
 
-// The pieces view_for(state, sight, seat, settings) shows, in its order, and
-// what the seat knows of each: view_for builds its units from this, and the
-// event filter asks it which pieces a seat may learn of without building
-// every unit's view.
+// The pieces view_for(state, sight, seat, settings) shows, in its order (by
+// their index in sight.scene), and what the seat knows of each: view_for
+// builds its units from this, and the event filter asks it which pieces a
+// seat may learn of without building every unit's view.
 void for_each_shown(const GameState& state, const SightTable& sight, std::string_view seat,
-                    const ViewSettings& settings, const std::function<void(PieceRef, Knowledge)>& shown);
+                    const ViewSettings& settings, const std::function<void(std::size_t, Knowledge)>& shown);
 // The id a piece has in views (UnitView::id).
 std::string shown_id(const GameState& state, PieceRef ref);
 inline std::string horse_holder_id(const Brigade& b) { return b.id + "/horse-holders"; }
