@@ -31,7 +31,8 @@ std::string army_name(const GameState& s, std::string_view id) {
   return a != nullptr && !a->name.empty() ? a->name : std::string(id);
 }
 
-Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a) {
+Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a,
+                      const MoveChecks* moves = nullptr) {
   const Decision* d = find_decision(ds, a.decision_id);
   if (d == nullptr) {
     return reject("unknown_decision", "Nothing called \"" + a.decision_id + "\" is pending now (turn " +
@@ -47,7 +48,7 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
       break;
     case Phase::kMovement:
       if (a.decision_id.rfind(kRetirePrefix, 0) == 0) break;  // after_combat.hpp: options
-      return movement_check(s, *d, a);
+      return moves != nullptr ? moves->check(*d, a) : movement_check(s, *d, a);
     case Phase::kCombat:
       if (combat_resolved(s)) break;  // after_combat.hpp: options
       return combat_check(s, ds, a);  // charge.hpp, combat.hpp
@@ -232,9 +233,10 @@ Verdict check(const GameState& state, const Answer& answer) {
   return check_against(state, pending(state), answer);
 }
 
-Verdict check(const GameState& state, const std::vector<Decision>& owed, const Answer& answer) {
+Verdict check(const GameState& state, const std::vector<Decision>& owed, const Answer& answer,
+              const MoveChecks* moves) {
   if (finished(state)) return reject("game_over", "The game is over.");
-  return check_against(state, owed, answer);
+  return check_against(state, owed, answer, moves);
 }
 
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice) {
@@ -244,7 +246,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
 
 Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& owed,
                            const std::vector<Answer>& answers, Dice& dice,
-                           const std::map<std::string, Answer, std::less<>>* checked) {
+                           const std::map<std::string, Answer, std::less<>>* checked, const MoveChecks* moves) {
   if (finished(state)) return reject("game_over", "The game is over.");
   std::set<std::string> answered;
   for (const auto& a : answers) {
@@ -255,7 +257,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
       const auto it = checked->find(a.decision_id);
       if (it != checked->end() && it->second == a) continue;
     }
-    if (auto ok = check_against(state, owed, a); !ok) return ok.error();
+    if (auto ok = check_against(state, owed, a, moves); !ok) return ok.error();
   }
   for (const auto& d : owed) {
     if (answered.count(d.id) == 0) {

@@ -16,6 +16,7 @@
 #include "rules/core/decision.hpp"
 #include "rules/core/dice.hpp"
 #include "rules/core/result.hpp"
+#include "rules/malbrook/movement.hpp"
 #include "rules/malbrook/state.hpp"
 
 namespace galloper::rules::malbrook {
@@ -29,8 +30,10 @@ struct StepResult {
 std::vector<Decision> pending(const GameState& state);
 // The seat, the decision id and the answer's legality. Never changes the state.
 Verdict check(const GameState& state, const Answer& answer);
-// The same, given pending(state) (a caller that keeps it saves the work).
-Verdict check(const GameState& state, const std::vector<Decision>& pending, const Answer& answer);
+// The same, given pending(state) (a caller that keeps it saves the work), and
+// optionally a MoveChecks of the same state (movement.hpp) for many answers.
+Verdict check(const GameState& state, const std::vector<Decision>& pending, const Answer& answer,
+              const MoveChecks* moves = nullptr);
 // Rejects the whole step (nothing changes) if any answer is illegal, answers
 // a decision twice or not at all, or answers one that is not pending.
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice);
@@ -42,7 +45,8 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
 // the same either way, as check is a pure function of state and answer.
 Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& pending,
                            const std::vector<Answer>& answers, Dice& dice,
-                           const std::map<std::string, Answer, std::less<>>* checked = nullptr);
+                           const std::map<std::string, Answer, std::less<>>* checked = nullptr,
+                           const MoveChecks* moves = nullptr);
 // The game has ended (turn limit reached).
 bool finished(const GameState& state);
 

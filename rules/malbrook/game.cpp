@@ -24,6 +24,12 @@ const std::vector<Decision>& MalbrookGame::owed() const {
   return *pending_;
 }
 
+const MoveChecks* MalbrookGame::move_checks() const {
+  if (state_.phase != Phase::kMovement) return nullptr;
+  if (!move_checks_) move_checks_ = std::make_unique<MoveChecks>(state_);
+  return move_checks_.get();
+}
+
 std::string_view MalbrookGame::ruleset() const { return kRulesetName; }
 
 std::string MalbrookGame::phase() const { return std::string(to_string(state_.phase)); }
@@ -52,13 +58,13 @@ std::unique_ptr<Game> MalbrookGame::with_options(const GameOptions& options) con
 std::vector<Decision> MalbrookGame::pending() const { return owed(); }
 
 Verdict MalbrookGame::check(const Answer& answer) const {
-  auto verdict = malbrook::check(state_, owed(), answer);
+  auto verdict = malbrook::check(state_, owed(), answer, move_checks());
   if (verdict) accepted_.insert_or_assign(answer.decision_id, answer);
   return verdict;
 }
 
 Result<Resolution> MalbrookGame::resolve(const std::vector<Answer>& answers, Dice& dice) const {
-  auto r = malbrook::resolve(state_, owed(), answers, dice, &accepted_);
+  auto r = malbrook::resolve(state_, owed(), answers, dice, &accepted_, move_checks());
   if (!r) return r.error();
   Resolution out;
   out.next = std::make_unique<MalbrookGame>(std::move(r->next), std::move(r->next_pending));

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rules/core/game.hpp"
+#include "rules/malbrook/movement.hpp"
 #include "rules/malbrook/scenario.hpp"
 #include "rules/malbrook/state.hpp"
 #include "rules/malbrook/view.hpp"
@@ -19,6 +20,9 @@ class MalbrookGame final : public Game {
   explicit MalbrookGame(GameState state);
   // With pending(state) already known.
   MalbrookGame(GameState state, std::vector<Decision> pending);
+  // Its memos point into state_: a game is cloned (clone()), never copied or moved.
+  MalbrookGame(const MalbrookGame&) = delete;
+  MalbrookGame& operator=(const MalbrookGame&) = delete;
 
   const GameState& state() const { return state_; }
 
@@ -60,6 +64,7 @@ class MalbrookGame final : public Game {
  private:
   const SightTable& sight() const;
   const std::vector<Decision>& owed() const;
+  const MoveChecks* move_checks() const;  // in the movement phase
 
   GameState state_;
   // pending(state_), worked out once: the room asks for it, then checks
@@ -77,6 +82,9 @@ class MalbrookGame final : public Game {
   // decision: a seat revising its answer replaces it, so the memo stays as
   // small as the pending list.
   mutable std::map<std::string, Answer, std::less<>> accepted_;
+  // What checking this state's movement orders shares, built for the first
+  // (movement.hpp). Points into state_, which never changes.
+  mutable std::unique_ptr<MoveChecks> move_checks_;
 };
 
 // A game in the initial state of a scenario that passed check_scenario().

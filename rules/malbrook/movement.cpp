@@ -1866,7 +1866,9 @@ Verdict movement_check(const GameState& state, const Answer& answer) {
   return movement_check(state, *d, answer);
 }
 
-Verdict movement_check(const GameState& state, const Decision& d, const Answer& answer) {
+namespace {
+
+Verdict check_with(const GameState& state, const Field& field, const Decision& d, const Answer& answer) {
   if (answer.seat != d.seat) return no("wrong_seat", "Decision " + d.id + " is owed by " + d.seat + ".");
   if (d.kind == "move_dice") return check_declaration(state, d, answer);
   if (d.kind == "skirmish_withdrawal") {
@@ -1875,13 +1877,31 @@ Verdict movement_check(const GameState& state, const Decision& d, const Answer& 
     }
     return Ok{};
   }
-  const Field field(state);
   if (d.kind == "leader_move") return check_leader(state, field, answer, decision_unit(d.id, "leader/"));
   const MoveDeclaration* md = find_decl(state, decision_unit(d.id, "move/"));
   if (md == nullptr) return no("no_decision", "No move was declared for " + d.subjects.front() + ".");
   auto r = plan_move(field, *md, answer.steps);
   if (!r) return r.error();
   return Ok{};
+}
+
+}  // namespace
+
+Verdict movement_check(const GameState& state, const Decision& d, const Answer& answer) {
+  return check_with(state, Field(state), d, answer);
+}
+
+struct MoveChecks::Impl {
+  explicit Impl(const GameState& s) : field(s) {}
+  Field field;
+};
+
+MoveChecks::MoveChecks(const GameState& state) : state_(state) {}
+MoveChecks::~MoveChecks() = default;
+
+Verdict MoveChecks::check(const Decision& d, const Answer& answer) const {
+  if (!impl_) impl_ = std::make_unique<Impl>(state_);
+  return check_with(state_, impl_->field, d, answer);
 }
 
 Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,

@@ -38,6 +38,8 @@
 #include <string_view>
 #include <vector>
 
+#include <memory>
+
 #include "rules/core/decision.hpp"
 #include "rules/core/dice.hpp"
 #include "rules/core/result.hpp"
@@ -53,6 +55,23 @@ Verdict movement_check(const GameState& state, const Answer& answer);
 // (the engine has found it already: working the list out again per answer
 // made checking a phase's orders quadratic in the brigades).
 Verdict movement_check(const GameState& state, const Decision& d, const Answer& answer);
+// movement_check for many answers to one state: what the checks share (every
+// piece's outline on the table, who sees whom) is worked out on the first
+// and kept. A cache: the verdicts are movement_check's. `state` must outlive
+// it and not change.
+class MoveChecks {
+ public:
+  explicit MoveChecks(const GameState& state);
+  ~MoveChecks();
+  MoveChecks(const MoveChecks&) = delete;
+  MoveChecks& operator=(const MoveChecks&) = delete;
+  Verdict check(const Decision& d, const Answer& answer) const;
+
+ private:
+  struct Impl;
+  const GameState& state_;
+  mutable std::unique_ptr<Impl> impl_;
+};
 // Applies every answer of the step; appends events; returns a rejection (and
 // the caller discards `next`) if any answer is illegal.
 Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,
