@@ -5,6 +5,8 @@
 #include <mutex>
 #include <string>
 
+#include <google/protobuf/arena.h>
+
 #include "galloper/v1/protocol.pb.h"
 #include "server/src/frame_codec.hpp"
 
@@ -12,19 +14,32 @@ namespace galloper::server {
 
 class Outgoing {
  public:
-  explicit Outgoing(v1::Envelope envelope) : envelope_(std::move(envelope)) {}
+  explicit Outgoing(v1::Envelope envelope) : owned_(std::move(envelope)), envelope_(&owned_) {}
+  // An empty message on an arena of its own, to be built in place (build())
+  // before it is shared: a seat's StepResolved holds a whole view, thousands
+  // of small sub-messages allocated together and freed at once.
+  struct OnArena {};
+  explicit Outgoing(OnArena)
+      : arena_(std::make_unique<google::protobuf::Arena>()),
+        envelope_(google::protobuf::Arena::CreateMessage<v1::Envelope>(arena_.get())) {}
+  Outgoing(const Outgoing&) = delete;
+  Outgoing& operator=(const Outgoing&) = delete;
 
-  const v1::Envelope& envelope() const { return envelope_; }
+  const v1::Envelope& envelope() const { return *envelope_; }
+  // Only while nobody else holds it.
+  v1::Envelope* build() { return envelope_; }
 
   std::shared_ptr<const std::string> frame(Encoding encoding) const {
     auto& slot = encoding == Encoding::kBinary ? binary_ : json_;
     auto& once = encoding == Encoding::kBinary ? binary_once_ : json_once_;
-    std::call_once(once, [&] { slot = encode_frame(envelope_, encoding); });
+    std::call_once(once, [&] { slot = encode_frame(*envelope_, encoding); });
     return slot;
   }
 
  private:
-  v1::Envelope envelope_;
+  std::unique_ptr<google::protobuf::Arena> arena_;  // before envelope_: it outlives it
+  v1::Envelope owned_;
+  v1::Envelope* envelope_;
   mutable std::once_flag binary_once_, json_once_;
   mutable std::shared_ptr<const std::string> binary_, json_;
 };

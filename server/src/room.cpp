@@ -1004,8 +1004,8 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<v1::Eve
   for (auto& seat : seats_) {
     if (seat.peers.empty()) continue;
     const auto bit = std::uint64_t{1} << index_of(seat);
-    v1::Envelope push;
-    auto* sr = push.mutable_step_resolved();
+    auto out = std::make_shared<Outgoing>(Outgoing::OnArena{});
+    auto* sr = out->build()->mutable_step_resolved();
     sr->set_game_id(record_.id);
     sr->set_step(step);
     if (is_spectator(seat)) {
@@ -1030,7 +1030,7 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<v1::Eve
       fill_decisions(seat.seat.id, sr->mutable_next());
     }
     fill_view(seat, sr->mutable_view());
-    send_to_seat(seat, make_outgoing(std::move(push)));
+    send_to_seat(seat, std::move(out));
   }
   send_seat_status();
   if (ended()) {

@@ -11,6 +11,8 @@
 #include <system_error>
 #include <vector>
 
+#include <google/protobuf/arena.h>
+
 #include "codec/view_codec.hpp"
 #include "galloper/v1/game.pb.h"
 #include "rules/core/game.hpp"
@@ -28,9 +30,11 @@ inline std::size_t show_every_seat(const rules::Game& next, const std::vector<ru
   std::size_t seen = 0;
   for (const auto& seat : seats) {
     seen += next.visible_events(events, seat.id, settings).size();
-    v1::GameView view;
-    codec::to_proto(next.view_for(seat.id, settings), &view);
-    view.SerializeToString(&bytes);
+    // On an arena, as the room builds each seat's StepResolved (outgoing.hpp).
+    google::protobuf::Arena arena;
+    auto* view = google::protobuf::Arena::CreateMessage<v1::GameView>(&arena);
+    codec::to_proto(next.view_for(seat.id, settings), view);
+    view->SerializeToString(&bytes);
   }
   return seen;
 }
