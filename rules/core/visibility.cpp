@@ -368,7 +368,6 @@ struct Prepared {
   std::vector<Vec2> piece_v;  // vertex i starts side i
   std::vector<Screen> screens;
   std::vector<std::uint32_t> obs_screens;  // screens within reach of the current observer
-  std::vector<std::uint32_t> obs_terrain;  // hills and covers that may lie on its sight lines (items)
   // compute(): shortcuts that decide whole pairs beyond those can_see takes
   // (can_see names the blocker of its last line, which they would change).
   bool whole_pairs = false;
@@ -396,7 +395,6 @@ struct Prepared {
   mutable std::vector<std::uint32_t> pair_covers;
   mutable std::vector<std::uint32_t> pair_hills;
   mutable bool gathered = false;
-  mutable bool line_gathered = false;  // the current pair's first line gathered its own candidates
   // ---- Near shadows ----
   //
   // Around each sight point p, the few nearest bodies that block outright
@@ -941,14 +939,6 @@ struct Prepared {
       else if (kind == kItemCover) pair_covers.push_back(idx);
       else pair_hills.push_back(idx);
     };
-    if (use_grid) {
-      grid_query(a, d, r, consider);
-      for (std::uint32_t item : obs_terrain) consider(item);
-      std::sort(pair_bodies.begin(), pair_bodies.end());
-      std::sort(pair_covers.begin(), pair_covers.end());
-      std::sort(pair_hills.begin(), pair_hills.end());
-      return;
-    }
     for (std::uint32_t b : bodies_pool) consider(kItemBody << 30 | b);
     for (std::uint32_t c = 0; c < covers.size(); ++c) consider(kItemCover << 30 | c);
     for (std::uint32_t h = 0; h < hills.size(); ++h) consider(kItemHill << 30 | h);
@@ -960,13 +950,10 @@ struct Prepared {
 
   // ---- The flat grid (compute) ----
   //
-  // Every blocking object listed in each cell of a uniform grid its bounding
-  // box touches (woods, towns and hills are few and large: each observer
-  // lists those within its reach, obs_terrain, and its pairs try them all). A pair's candidates are the items of the cells
-  // its capsule (every sight line lies within r of the segment joining the
-  // centres of the two point boxes) touches, each taken once; `consider`
-  // then keeps those whose bounding circle meets the capsule. Built once per
-  // compute() and shared by every observer.
+  // Every blocking object, wood, town and hill listed in each cell of a
+  // uniform grid its bounding box touches. Each searched sight line takes
+  // the items of the cells it passes through, each once (line_walk). Built
+  // once per compute() and shared by every observer.
   bool use_grid = false;
   Vec2 grid_origin;
   double grid_inv = 1;  // cells per table unit
@@ -981,6 +968,15 @@ struct Prepared {
     for (std::uint32_t b = 0; b < objs.size(); ++b) {
       if (objs[b].block != BlockClass::kNone) f(kItemBody << 30 | b, objs[b].box);
     }
+    for (std::uint32_t c = 0; c < covers.size(); ++c) f(kItemCover << 30 | c, covers[c].box);
+    for (std::uint32_t h = 0; h < hills.size(); ++h) f(kItemHill << 30 | h, hills[h].box);
+  }
+  // Each item's slot in item_stamp: bodies, then covers, then hills.
+  std::uint32_t stamp_slot(std::uint32_t item) const {
+    const std::uint32_t kind = item >> 30, idx = item & kItemIndex;
+    if (kind == kItemBody) return idx;
+    if (kind == kItemCover) return static_cast<std::uint32_t>(objs.size()) + idx;
+    return static_cast<std::uint32_t>(objs.size() + covers.size()) + idx;
   }
 
   void build_grid() {
@@ -1016,14 +1012,14 @@ struct Prepared {
       cells(b, [&](std::size_t c) { grid_items[fill[c]++] = item; });
     });
     fill.clear();
-    item_stamp.assign(objs.size(), 0);
+    item_stamp.assign(objs.size() + covers.size() + hills.size(), 0);
     stamp_now = 0;
   }
   int grid_col(double x) const { return std::clamp(static_cast<int>(std::floor((x - grid_origin.x) * grid_inv)), 0, grid_nx - 1); }
   int grid_row(double y) const { return std::clamp(static_cast<int>(std::floor((y - grid_origin.y) * grid_inv)), 0, grid_ny - 1); }
 
-  // Calls f(item) once for every body in a cell that the capsule of radius r
-  // around segment a -> a + d touches.
+  // Calls f(item) once for every item in a cell that the capsule of radius r
+  // around segment a -> a + d touches, until f returns true.
   template <class F>
   void grid_query(Vec2 a, Vec2 d, double r, F&& f) const {
     if (grid_nx == 0) return;
@@ -1055,10 +1051,10 @@ struct Prepared {
         const std::size_t c = static_cast<std::size_t>(y * grid_nx + x);
         for (std::uint32_t k = grid_start[c]; k < grid_start[c + 1]; ++k) {
           const std::uint32_t item = grid_items[k];
-          std::uint32_t& st = item_stamp[item];  // bodies only: the item is the index
+          std::uint32_t& st = item_stamp[stamp_slot(item)];
           if (st == stamp_now) continue;
           st = stamp_now;
-          f(item);
+          if (f(item)) return;
         }
       }
     }
@@ -1126,17 +1122,8 @@ struct Prepared {
         return r;
       }
     }
-    if (!gathered) {
-      if (use_grid && !line_gathered) {
-        // compute(): the pair's first searched line takes the candidates
-        // along itself only (a visible pair often needs no more); the next
-        // searched line gathers the whole pair.
-        line_gathered = true;
-        gather_around(oi, ti, eye, ab, 1e-6, pool);
-      } else {
-        gather_pair(oi, ti, pool);
-      }
-    }
+    if (use_grid) return line_walk(oi, eye, ti, mark, cache, ab, len);
+    if (!gathered) gather_pair(oi, ti, pool);
     switch (cache.kind) {
       case Cache::kBody:
         break;
@@ -1160,6 +1147,66 @@ struct Prepared {
         return r;
       }
     }
+    for (std::uint32_t h : pair_hills) {
+      if (hill_blocks(h, eye, mark, ab, len)) {
+        cache.kind = Cache::kHill;
+        cache.index = h;
+        return {false, SightBlock::kHill, hills[h].index};
+      }
+    }
+    std::uint32_t which = 0;
+    if (SightResult r = cover(o, eye, t, mark, len, pair_covers, &which); !r.visible) {
+      cache.kind = Cache::kCover;
+      cache.index = which;
+      return r;
+    }
+    return {true, SightBlock::kNone, 0};
+  }
+
+  // compute(): the line against the items of the grid cells it passes
+  // through (every blocker's box meets the segment, so lies in one of its
+  // cells). Bodies are judged as they come, stopping at the first that
+  // blocks; hills and covers are judged only if none does (each decides
+  // exactly, so the order changes only which blocker is named).
+  SightResult line_walk(std::uint32_t oi, Vec2 eye, std::uint32_t ti, Vec2 mark, Cache& cache, Vec2 ab,
+                        double len) const {
+    const Obj& o = objs[oi];
+    const Obj& t = objs[ti];
+    switch (cache.kind) {
+      case Cache::kHill:
+        if (hill_blocks(cache.index, eye, mark, ab, len)) return {false, SightBlock::kHill, hills[cache.index].index};
+        break;
+      case Cache::kCover: {
+        const std::uint32_t one[1] = {cache.index};
+        if (SightResult r = cover(o, eye, t, mark, len, one); !r.visible) return r;
+        break;
+      }
+      case Cache::kBody:
+      case Cache::kNone: break;
+    }
+    const double top = std::max(o.elevation, t.elevation);
+    pair_covers.clear();
+    pair_hills.clear();
+    SightResult hit{true, SightBlock::kNone, 0};
+    grid_query(eye, ab, 1e-6, [&](std::uint32_t item) {
+      const std::uint32_t kind = item >> 30;
+      const std::uint32_t idx = item & kItemIndex;
+      if (kind == kItemCover) {
+        pair_covers.push_back(idx);
+      } else if (kind == kItemHill) {
+        if (hills[idx].elevation > top) pair_hills.push_back(idx);
+      } else if (idx != oi && idx != ti && !cache.has_body(idx)) {
+        hit = body(oi, eye, ab, len, idx);
+        if (!hit.visible) {
+          cache.kind = Cache::kBody;
+          cache.index = idx;
+          cache.add_body(idx);
+          return true;
+        }
+      }
+      return false;
+    });
+    if (!hit.visible) return hit;
     for (std::uint32_t h : pair_hills) {
       if (hill_blocks(h, eye, mark, ab, len)) {
         cache.kind = Cache::kHill;
@@ -1428,18 +1475,8 @@ struct Prepared {
   // The terrain screens within reach of observer oi (range plus the pieces).
   void gather_screens(std::uint32_t oi) {
     obs_screens.clear();
-    obs_terrain.clear();
     const Obj& o = objs[oi];
     const double reach = range_of(o) + o.prad;
-    // A hill no higher than the observer is never higher than both ends.
-    for (std::uint32_t k = 0; k < hills.size(); ++k) {
-      const double lim = reach + hills[k].rad;
-      if (hills[k].elevation > o.elevation && sq(hills[k].cen - o.pcen) <= lim * lim) obs_terrain.push_back(kItemHill << 30 | k);
-    }
-    for (std::uint32_t k = 0; k < covers.size(); ++k) {
-      const double lim = reach + covers[k].rad;
-      if (sq(covers[k].cen - o.pcen) <= lim * lim) obs_terrain.push_back(kItemCover << 30 | k);
-    }
     for (std::uint32_t k = 0; k < screens.size(); ++k) {
       const Screen& sc = screens[k];
       if (sc.hill ? sc.elevation <= o.elevation : o.sig_high) continue;  // cannot hide anything from it
@@ -1680,7 +1717,6 @@ struct Prepared {
       if (obs_blocker != UINT32_MAX && obs_blocker != oi && obs_blocker != ti) cache.add_body(obs_blocker);
     }
     gathered = false;
-    line_gathered = false;
     const double cover_reach = std::max(rules->cover_range, rules->cover_edge_seen_range) + kGeomEpsilon;
     const double cover_reach2 = cover_reach * cover_reach;
     bool tried_whole = false;
