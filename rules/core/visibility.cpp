@@ -428,6 +428,8 @@ struct Prepared {
   // each point's run is the same whenever it is built.
   std::vector<std::uint32_t> shadow_lo, shadow_hi;
   std::vector<std::uint8_t> shadows_built;  // per object
+  std::vector<std::uint32_t> near_blocks;  // per observer: searched lines blocked near its eye (compute)
+  static constexpr std::uint32_t kEyeShadowsAfter = 4;
 
   void reset_shadows() {
     shadows.clear();
@@ -437,6 +439,7 @@ struct Prepared {
     span_lo.assign(points.size(), 0);
     span_hi.assign(points.size(), 0);
     shadows_built.assign(objs.size(), 0);
+    near_blocks.assign(objs.size(), 0);
     const double reach = 3 * max_prad;
     // The bodies that cast shadows (outright blockers of one quad, and
     // unformed troops), in scene order.
@@ -1688,6 +1691,17 @@ struct Prepared {
       }
     }
     if (whole_pairs && target_wedges_hide(oi, ti)) return {false, SightBlock::kHill, 0};
+    if (whole_pairs && !shadows_built[ti]) {
+      // compute(): before building either end's shadows, try the line
+      // between the first points (the centres): most targets are seen by
+      // the first observer that judges them, and so on that line.
+      Cache probe;
+      const SightResult r = line(oi, points[o.p0], ti, points[t.p0], probe);
+      if (r.visible) {
+        pair_sym = line_sym;
+        return r;
+      }
+    }
     // Target points hidden from the whole observer by bodies around them.
     ensure_shadows(ti);
     std::uint64_t done = 0;
@@ -1722,7 +1736,11 @@ struct Prepared {
     bool tried_whole = false;
     bool sym = true;        // every line so far is decided the same both ways
     const double range = range_of(o);
-    ensure_shadows(oi);
+    // compute(): an observer's own shadows are built only once searched
+    // lines have found bodies near its eye blocking it a few times (they
+    // settle such lines at once, but cost more than a few searched lines).
+    if (!whole_pairs) ensure_shadows(oi);
+    bool eye_shadows = shadows_built[oi] != 0;
     SightResult last{false, SightBlock::kNoPoints, 0};
     for (std::uint32_t e = o.p0; e < o.p1; ++e) {
       for (std::uint32_t m = t.p0; m < t.p1; ++m) {
@@ -1761,7 +1779,7 @@ struct Prepared {
             }
           }
           std::uint32_t b = by_span ? UINT32_MAX : shadowed(m, points[e] - points[m], oi, oi, ti, false);
-          if (b == UINT32_MAX) b = shadowed(e, points[m] - points[e], oi, oi, ti, true);
+          if (b == UINT32_MAX && eye_shadows) b = shadowed(e, points[m] - points[e], oi, oi, ti, true);
           if (b != UINT32_MAX) {
             if (objs[b].block == BlockClass::kUnformed) {
               last = {false, SightBlock::kUnformed, objs[b].id};
@@ -1779,6 +1797,13 @@ struct Prepared {
           return last;
         }
         sym = sym && line_sym;
+        if (!eye_shadows && cache.kind == Cache::kBody) {
+          const double reach = 3 * max_prad + objs[cache.index].rad + o.prad;
+          if (sq(objs[cache.index].cen - o.pcen) <= reach * reach && ++near_blocks[oi] >= kEyeShadowsAfter) {
+            ensure_shadows(oi);
+            eye_shadows = true;
+          }
+        }
         if (!tried_whole && cache.kind == Cache::kBody) {
           tried_whole = true;
           if (hides_whole(oi, ti, cache.index)) {
