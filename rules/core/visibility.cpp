@@ -197,8 +197,10 @@ std::vector<Vec2> envelope_points(const OrientedRect& env) {
   // Pulled in 1% so bodies in contact do not meet at a shared corner.
   const double sx = env.width * 0.49;
   const double sy = env.depth * 0.49;
-  return {env.center, env.to_world({-sx, sy}), env.to_world({sx, sy}), env.to_world({sx, -sy}),
-          env.to_world({-sx, -sy})};
+  // As env.to_world, with the two unit vectors worked out once.
+  const Vec2 r = env.right(), f = env.forward();
+  auto at = [&](double x, double y) { return env.center + r * x + f * y; };
+  return {env.center, at(-sx, sy), at(sx, sy), at(sx, -sy), at(-sx, -sy)};
 }
 
 // Convex pieces whose interiors lie inside a simple polygon's interior: the
@@ -219,7 +221,13 @@ std::vector<std::vector<Vec2>> convex_pieces(const Polygon& poly) {
     if (length(b - a) <= 1e-9) return {};
     for (std::size_t j = i + 1; j < n; ++j) {
       if (j == i + 1 || (i == 0 && j == n - 1)) continue;
-      if (segments_intersect(Segment{a, b}, Segment{v[j], v[(j + 1) % n]})) return {};
+      const Vec2 c = v[j], d = v[(j + 1) % n];
+      // Segments whose boxes are apart never meet.
+      if (std::max(a.x, b.x) < std::min(c.x, d.x) || std::max(c.x, d.x) < std::min(a.x, b.x) ||
+          std::max(a.y, b.y) < std::min(c.y, d.y) || std::max(c.y, d.y) < std::min(a.y, b.y)) {
+        continue;
+      }
+      if (segments_intersect(Segment{a, b}, Segment{c, d})) return {};
     }
   }
   bool convex = true;
@@ -779,7 +787,8 @@ struct Prepared {
       ob.block = block_class(o);
       ob.q0 = static_cast<std::uint32_t>(quads.size());
       // One envelope per object: whether its bases make one body, its sight points.
-      const OrientedRect env = o.bases.empty() ? OrientedRect{} : envelope(o.bases, o.bases[0].facing_deg);
+      // (A single base needs none: it is its own quad, seen at its centre.)
+      const OrientedRect env = o.bases.size() < 2 ? OrientedRect{} : envelope(o.bases, o.bases[0].facing_deg);
       double covered = 0;
       for (const auto& b : o.bases) covered += b.width * b.depth;
       const bool contiguous = o.bases.size() > 1 && covered >= env.width * env.depth * 0.999;
@@ -859,8 +868,15 @@ struct Prepared {
   // Inside and not on the outline (within rounding).
   static bool strictly_inside(const Polygon& poly, Vec2 p) {
     if (!inside_fast(poly, p)) return false;
-    for (std::size_t i = 0; i < poly.edge_count(); ++i) {
-      if (distance(poly.edge(i), p) <= 1e-9) return false;
+    const std::size_t n = poly.points.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      // An edge whose box (widened by 1e-6) misses p is farther than 1e-9.
+      const Vec2 a = poly.points[i], b = poly.points[(i + 1) % n];
+      if (p.x < std::min(a.x, b.x) - 1e-6 || p.x > std::max(a.x, b.x) + 1e-6 || p.y < std::min(a.y, b.y) - 1e-6 ||
+          p.y > std::max(a.y, b.y) + 1e-6) {
+        continue;
+      }
+      if (distance(Segment{a, b}, p) <= 1e-9) return false;
     }
     return true;
   }
