@@ -438,6 +438,8 @@ struct Prepared {
   std::vector<std::uint8_t> shadows_built;  // per object
   std::vector<std::uint32_t> near_blocks;  // per observer: searched lines blocked near its eye (compute)
   static constexpr std::uint32_t kEyeShadowsAfter = 4;
+  std::vector<std::uint32_t> near_blocks_target;  // per target: the same, near it, for observers on higher ground
+  static constexpr std::uint32_t kTargetShadowsAfter = 2;
 
   void reset_shadows() {
     shadows.clear();
@@ -448,6 +450,7 @@ struct Prepared {
     span_hi.assign(points.size(), 0);
     shadows_built.assign(objs.size(), 0);
     near_blocks.assign(objs.size(), 0);
+    near_blocks_target.assign(objs.size(), 0);
     const double reach = 3 * max_prad;
     // The bodies that cast shadows (outright blockers of one quad, and
     // unformed troops), in scene order.
@@ -1719,12 +1722,16 @@ struct Prepared {
       }
     }
     // Target points hidden from the whole observer by bodies around them.
-    ensure_shadows(ti);
+    // compute(): an observer on higher ground sees over most of those
+    // bodies; it builds the target's shadows only once searched lines have
+    // found bodies near the target blocking such observers a few times.
+    bool target_shadows = !whole_pairs || o.elevation <= 0 || shadows_built[ti];
+    if (target_shadows) ensure_shadows(ti);
     std::uint64_t done = 0;
     bool all_done = t.p1 - t.p0 <= 64;
     std::uint32_t named = UINT32_MAX;
     for (std::uint32_t m = t.p0; m < t.p1 && m - t.p0 < 64; ++m) {
-      const std::uint32_t b = whole_pairs ? span_hides_circle(oi, m) : span_hides(oi, m);
+      const std::uint32_t b = !target_shadows ? UINT32_MAX : whole_pairs ? span_hides_circle(oi, m) : span_hides(oi, m);
       if (b != UINT32_MAX) {
         done |= std::uint64_t{1} << (m - t.p0);
         named = b;
@@ -1794,7 +1801,7 @@ struct Prepared {
               continue;
             }
           }
-          std::uint32_t b = by_span ? UINT32_MAX : shadowed(m, points[e] - points[m], oi, oi, ti, false);
+          std::uint32_t b = by_span || !target_shadows ? UINT32_MAX : shadowed(m, points[e] - points[m], oi, oi, ti, false);
           if (b == UINT32_MAX && eye_shadows) b = shadowed(e, points[m] - points[e], oi, oi, ti, true);
           if (b != UINT32_MAX) {
             if (objs[b].block == BlockClass::kUnformed) {
@@ -1818,6 +1825,13 @@ struct Prepared {
           if (sq(objs[cache.index].cen - o.pcen) <= reach * reach && ++near_blocks[oi] >= kEyeShadowsAfter) {
             ensure_shadows(oi);
             eye_shadows = true;
+          }
+        }
+        if (!target_shadows && cache.kind == Cache::kBody) {
+          const double reach = 3 * max_prad + objs[cache.index].rad + t.prad;
+          if (sq(objs[cache.index].cen - t.pcen) <= reach * reach && ++near_blocks_target[ti] >= kTargetShadowsAfter) {
+            ensure_shadows(ti);
+            target_shadows = true;
           }
         }
         if (!tried_whole && cache.kind == Cache::kBody) {
