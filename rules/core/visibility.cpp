@@ -985,20 +985,16 @@ struct Prepared {
   mutable std::vector<std::uint32_t> item_stamp;  // per item: the query that last took it
   mutable std::uint32_t stamp_now = 0;
 
+  // Grid items are numbered: bodies by object index, then covers, then hills.
   template <class F>
   void for_each_grid_item(F&& f) const {
-    for (std::uint32_t b = 0; b < objs.size(); ++b) {
-      if (objs[b].block != BlockClass::kNone) f(kItemBody << 30 | b, objs[b].box);
+    const auto n = static_cast<std::uint32_t>(objs.size());
+    const auto nc = static_cast<std::uint32_t>(covers.size());
+    for (std::uint32_t b = 0; b < n; ++b) {
+      if (objs[b].block != BlockClass::kNone) f(b, objs[b].box);
     }
-    for (std::uint32_t c = 0; c < covers.size(); ++c) f(kItemCover << 30 | c, covers[c].box);
-    for (std::uint32_t h = 0; h < hills.size(); ++h) f(kItemHill << 30 | h, hills[h].box);
-  }
-  // Each item's slot in item_stamp: bodies, then covers, then hills.
-  std::uint32_t stamp_slot(std::uint32_t item) const {
-    const std::uint32_t kind = item >> 30, idx = item & kItemIndex;
-    if (kind == kItemBody) return idx;
-    if (kind == kItemCover) return static_cast<std::uint32_t>(objs.size()) + idx;
-    return static_cast<std::uint32_t>(objs.size() + covers.size()) + idx;
+    for (std::uint32_t c = 0; c < nc; ++c) f(n + c, covers[c].box);
+    for (std::uint32_t h = 0; h < hills.size(); ++h) f(n + nc + h, hills[h].box);
   }
 
   void build_grid() {
@@ -1037,8 +1033,15 @@ struct Prepared {
     item_stamp.assign(objs.size() + covers.size() + hills.size(), 0);
     stamp_now = 0;
   }
-  int grid_col(double x) const { return std::clamp(static_cast<int>(std::floor((x - grid_origin.x) * grid_inv)), 0, grid_nx - 1); }
-  int grid_row(double y) const { return std::clamp(static_cast<int>(std::floor((y - grid_origin.y) * grid_inv)), 0, grid_ny - 1); }
+  int grid_col(double x) const { return grid_cell((x - grid_origin.x) * grid_inv, grid_nx); }
+  int grid_row(double y) const { return grid_cell((y - grid_origin.y) * grid_inv, grid_ny); }
+  // clamp(floor(u), 0, n - 1) without floor: truncation differs from it
+  // only below 0, which clamps to 0 either way.
+  static int grid_cell(double u, int n) {
+    if (!(u >= 0)) return 0;
+    if (u >= n - 1) return n - 1;
+    return static_cast<int>(u);
+  }
 
   // Calls f(item) once for every item in a cell that the capsule of radius r
   // around segment a -> a + d touches, until f returns true.
@@ -1073,7 +1076,7 @@ struct Prepared {
         const std::size_t c = static_cast<std::size_t>(y * grid_nx + x);
         for (std::uint32_t k = grid_start[c]; k < grid_start[c + 1]; ++k) {
           const std::uint32_t item = grid_items[k];
-          std::uint32_t& st = item_stamp[stamp_slot(item)];
+          std::uint32_t& st = item_stamp[item];
           if (st == stamp_now) continue;
           st = stamp_now;
           if (f(item)) return;
@@ -1210,14 +1213,14 @@ struct Prepared {
     pair_covers.clear();
     pair_hills.clear();
     SightResult hit{true, SightBlock::kNone, 0};
+    const auto n = static_cast<std::uint32_t>(objs.size());
+    const auto nc = static_cast<std::uint32_t>(covers.size());
     grid_query(eye, ab, 1e-6, [&](std::uint32_t item) {
-      const std::uint32_t kind = item >> 30;
-      const std::uint32_t idx = item & kItemIndex;
-      if (kind == kItemCover) {
-        pair_covers.push_back(idx);
-      } else if (kind == kItemHill) {
-        if (hills[idx].elevation > top) pair_hills.push_back(idx);
-      } else if (idx != oi && idx != ti && !cache.has_body(idx)) {
+      if (item >= n + nc) {
+        if (hills[item - n - nc].elevation > top) pair_hills.push_back(item - n - nc);
+      } else if (item >= n) {
+        pair_covers.push_back(item - n);
+      } else if (const std::uint32_t idx = item; idx != oi && idx != ti && !cache.has_body(idx)) {
         hit = body(oi, eye, ab, len, idx);
         if (!hit.visible) {
           cache.kind = Cache::kBody;
@@ -1258,6 +1261,13 @@ struct Prepared {
       const double along = dot(w, ab);
       if (along < -rl || along > len * len + rl) return {true, SightBlock::kNone, 0};
     }
+    const Obj& o = objs[oi];
+    if (o.elevation > 0 && (b.block != BlockClass::kSmoke || o.sig_high) && sees_over(oi, bi)) {
+      // Higher ground sees over it whether or not the line crosses it; the
+      // line counts as crossed (the target may not see over it).
+      line_crossed = true;
+      return {true, SightBlock::kNone, 0};
+    }
     double first = kInf, last = -kInf;
     for (std::uint32_t q = b.q0; q < b.q1; ++q) {
       double t0 = 0, t1 = 0;
@@ -1268,19 +1278,12 @@ struct Prepared {
     }
     if (first == kInf) return {true, SightBlock::kNone, 0};
     line_crossed = true;
-    const Obj& o = objs[oi];
-    const bool elevated_over = o.elevation > 0 && sees_over(oi, bi);
     switch (b.block) {
-      case BlockClass::kBody:
-        if (elevated_over) return {true, SightBlock::kNone, 0};
-        return {false, SightBlock::kBody, b.id};
+      case BlockClass::kBody: return {false, SightBlock::kBody, b.id};
       case BlockClass::kUnformed:
-        if (elevated_over) return {true, SightBlock::kNone, 0};
         if ((1 - last) * len <= rules->unformed_see_beyond + kGeomEpsilon) return {true, SightBlock::kNone, 0};
         return {false, SightBlock::kUnformed, b.id};
-      case BlockClass::kSmoke:
-        if (elevated_over && o.sig_high) return {true, SightBlock::kNone, 0};
-        return {false, SightBlock::kSmoke, b.id};
+      case BlockClass::kSmoke: return {false, SightBlock::kSmoke, b.id};
       case BlockClass::kNone: break;
     }
     return {true, SightBlock::kNone, 0};
