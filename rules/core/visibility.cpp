@@ -1479,9 +1479,21 @@ struct Prepared {
 
   // Every observer point lies inside every target point's wedge.
   bool wedges_hold(const std::array<Wedge, kMaxWedgePoints>& w, const Obj& o, const Obj& t) const {
+    // The observer's points lie within prad of pcen: when that circle is
+    // inside a wedge with the margins to spare (ra, rb are unit vectors, to
+    // rounding), so is every point, and one test does for all of them.
+    const double slack = o.prad * 1.001 + 1e-9;
     for (std::uint32_t mi = t.p0; mi < t.p1; ++mi) {
       const Wedge& wg = w[mi - t.p0];
       const Vec2 m = points[mi];
+      {
+        const Vec2 c = o.pcen - m;
+        const double near = length(c) - slack;
+        if (cross(wg.ra, c) > kWedgeMargin + slack && cross(c, wg.rb) > kWedgeMargin + slack && near > 0 &&
+            near * near > wg.reach2) {
+          continue;
+        }
+      }
       for (std::uint32_t ei = o.p0; ei < o.p1; ++ei) {
         const Vec2 v = points[ei] - m;
         if (!(cross(wg.ra, v) > kWedgeMargin && cross(v, wg.rb) > kWedgeMargin && sq(v) > wg.reach2)) return false;
