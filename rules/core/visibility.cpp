@@ -768,6 +768,7 @@ struct Prepared {
 
   void prepare(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& r) {
     rules = &r;
+    over_for = UINT32_MAX;  // `over` belongs to the last table's observer
     objs.clear();
     quads.clear();
     points.clear();
