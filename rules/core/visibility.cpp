@@ -1919,8 +1919,12 @@ struct Prepared {
     for (std::uint32_t i = 0; i < n; ++i) {
       if (objs[i].seats != 0 && objs[i].p0 != objs[i].p1) order.push_back(i);
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return objs[a].elevation > objs[b].elevation; });
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      // Higher first; at one height, those on significantly high hills
+      // (they see over woods, towns and smoke too).
+      if (objs[a].elevation != objs[b].elevation) return objs[a].elevation > objs[b].elevation;
+      return objs[a].sig_high && !objs[b].sig_high;
+    });
     for (std::uint32_t oi : order) {
       const Obj& o = objs[oi];
       const double range2 = range_of(o) * range_of(o);
