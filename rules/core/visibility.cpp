@@ -376,6 +376,10 @@ struct Prepared {
   std::vector<Vec2> piece_v;  // vertex i starts side i
   std::vector<Screen> screens;
   std::vector<std::uint32_t> obs_screens;  // screens within reach of the current observer
+  // Per entry of obs_screens: the direction of the screen's centre from the
+  // observer's point-box centre and the half-width of the angle within which
+  // any pair's capsule can meet it (kPi * 2: always tried).
+  std::vector<double> obs_screen_ang, obs_screen_half;
   // compute(): shortcuts that decide whole pairs beyond those can_see takes
   // (can_see names the blocker of its last line, which they would change).
   bool whole_pairs = false;
@@ -1521,6 +1525,33 @@ struct Prepared {
       const double lim = reach + sc.rad;
       if (sq(sc.cen - o.pcen) <= lim * lim) obs_screens.push_back(k);
     }
+    obs_screen_angles = false;
+  }
+  bool obs_screen_angles = false;  // obs_screen_ang / obs_screen_half worked out for the current observer
+
+  void screen_angles(std::uint32_t oi) {
+    obs_screen_angles = true;
+    const Obj& o = objs[oi];
+    // A screen whose circle comes within r <= max(o.prad, max_prad) of the
+    // segment from o.pcen to a target's pcen lies within asin((rad + r) /
+    // dist) of that segment's direction (asin(x) <= x / sqrt(1 - x^2); the
+    // two approximate angles err by kAtanError each).
+    obs_screen_ang.clear();
+    obs_screen_half.clear();
+    const double r = std::max(o.prad, max_prad);
+    for (std::uint32_t k : obs_screens) {
+      const Screen& sc = screens[k];
+      const Vec2 w = sc.cen - o.pcen;
+      const double d2 = dot(w, w);
+      const double big = sc.rad + r + 1e-6;
+      if (d2 <= 4 * big * big) {
+        obs_screen_ang.push_back(0);
+        obs_screen_half.push_back(2 * kPi);
+      } else {
+        obs_screen_ang.push_back(fast_atan2(w.y, w.x));
+        obs_screen_half.push_back(big / std::sqrt(d2 - big * big) + 2 * kAtanError + 1e-9);
+      }
+    }
   }
 
   // One convex piece of a hill higher than both objects, or of a wood or
@@ -1558,7 +1589,13 @@ struct Prepared {
     const double dd = dot(d, d);
     const double inv = dd > 0 ? 1 / dd : 0;
     const double r = std::max(o.prad, t.prad);
-    for (std::uint32_t k : obs_screens) {
+    if (!obs_screen_angles) screen_angles(oi);
+    const double dir = fast_atan2(d.y, d.x);
+    for (std::size_t i = 0; i < obs_screens.size(); ++i) {
+      double off = std::abs(dir - obs_screen_ang[i]);
+      if (off > kPi) off = 2 * kPi - off;
+      if (off > obs_screen_half[i]) continue;  // its capsule test below would fail
+      const std::uint32_t k = obs_screens[i];
       const Screen& sc = screens[k];
       if (sc.hill) {
         if (sc.elevation <= top) continue;
