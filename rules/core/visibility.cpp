@@ -764,7 +764,7 @@ struct Prepared {
     const Obj& x = objs[xi];
     const Obj& b = objs[bi];
     const bool over = x.elevation > 0 && b.elevation < x.elevation &&
-                      footprint_distance(x, b) >= rules->see_over_min_distance - kGeomEpsilon;
+                      far_enough_to_see_over(x, b);
     if (b.block == BlockClass::kBody) return !over;
     if (b.block == BlockClass::kSmoke) return !(over && x.sig_high);
     return false;
@@ -891,15 +891,31 @@ struct Prepared {
 
   double range_of(const Obj& o) const { return o.elevation > 0 ? rules->elevated_range : rules->open_range; }
 
-  // Edge-to-edge distance between two objects' footprints.
-  double footprint_distance(const Obj& a, const Obj& b) const {
+  // Whether the footprints are at least see_over_min_distance apart edge to
+  // edge (within kGeomEpsilon): the boxes when they already are, else every
+  // pair of quads (0 apart when one holds a corner of the other), stopping
+  // at the first pair of edges found nearer.
+  bool far_enough_to_see_over(const Obj& a, const Obj& b) const {
+    const double need = rules->see_over_min_distance - kGeomEpsilon;
     const double boxes = a.box.distance_to(b.box);
-    if (boxes >= rules->see_over_min_distance) return boxes;  // a lower bound already far enough
-    double best = kInf;
+    if (boxes >= rules->see_over_min_distance) return boxes >= need;  // as footprint_distance
     for (std::uint32_t i = a.q0; i < a.q1; ++i) {
-      for (std::uint32_t j = b.q0; j < b.q1; ++j) best = std::min(best, quad_distance(quads[i], quads[j]));
+      for (std::uint32_t j = b.q0; j < b.q1; ++j) {
+        const Quad& qa = quads[i];
+        const Quad& qb = quads[j];
+        if (quad_contains(qa, qb.c[0]) || quad_contains(qb, qa.c[0])) {
+          if (!(0 >= need)) return false;
+          continue;
+        }
+        for (std::size_t k = 0; k < 4; ++k) {
+          const Segment ea{qa.c[k], qa.c[(k + 1) % 4]};
+          for (std::size_t l = 0; l < 4; ++l) {
+            if (!(distance(ea, Segment{qb.c[l], qb.c[(l + 1) % 4]}) >= need)) return false;
+          }
+        }
+      }
     }
-    return best;
+    return true;
   }
 
   static bool quad_contains(const Quad& q, Vec2 p) {
@@ -908,16 +924,7 @@ struct Prepared {
     }
     return true;
   }
-  // Edge-to-edge distance of two convex quads (0 when they meet).
-  static double quad_distance(const Quad& a, const Quad& b) {
-    if (quad_contains(a, b.c[0]) || quad_contains(b, a.c[0])) return 0;
-    double best = kInf;
-    for (std::size_t i = 0; i < 4; ++i) {
-      const Segment ea{a.c[i], a.c[(i + 1) % 4]};
-      for (std::size_t j = 0; j < 4; ++j) best = std::min(best, distance(ea, Segment{b.c[j], b.c[(j + 1) % 4]}));
-    }
-    return best;
-  }
+
 
   // Gathers the candidate blockers of one observer/target pair.
   //
@@ -1304,7 +1311,7 @@ struct Prepared {
       over_for = oi;
     }
     if (over[bi] < 0) {
-      over[bi] = footprint_distance(o, b) >= rules->see_over_min_distance - kGeomEpsilon ? 1 : 0;
+      over[bi] = far_enough_to_see_over(o, b) ? 1 : 0;
     }
     return over[bi] == 1;
   }
