@@ -396,6 +396,8 @@ struct Prepared {
   std::vector<Cover> covers;
   std::vector<HillB> hills;
   std::vector<SeatMask> seen;
+  std::vector<const Cover*> near_covers;  // prepare(): scratch
+  std::vector<const HillB*> near_hills;
 
   // Scratch.
   std::vector<std::uint32_t> near_objs;    // targets around the current observer
@@ -836,13 +838,29 @@ struct Prepared {
       bool all_in_cover = ob.p1 > ob.p0;
       pt_in_cover.resize(points.size());
       pt_hill_top.resize(points.size());
+      for (std::uint32_t i = ob.p0; i < ob.p1; ++i) ob.pts_box.add(points[i]);
+      // Only woods, towns and hills whose boxes meet the point box can hold a point.
+      near_covers.clear();
+      for (const auto& c : covers) {
+        if (c.box.intersects(ob.pts_box)) near_covers.push_back(&c);
+      }
+      near_hills.clear();
+      for (const auto& h : hills) {
+        if (h.box.intersects(ob.pts_box)) near_hills.push_back(&h);
+      }
       for (std::uint32_t i = ob.p0; i < ob.p1; ++i) {
-        ob.pts_box.add(points[i]);
-        pt_in_cover[i] = in_cover(points[i]) ? 1 : 0;
-        if (!pt_in_cover[i]) all_in_cover = false;
+        bool in = false;
+        for (const Cover* c : near_covers) {
+          if (c->box.contains(points[i]) && strictly_inside(*c->poly, points[i])) {
+            in = true;
+            break;
+          }
+        }
+        pt_in_cover[i] = in ? 1 : 0;
+        if (!in) all_in_cover = false;
         double top = 0;
-        for (const auto& h : hills) {
-          if (h.elevation > top && h.box.contains(points[i]) && strictly_inside(*h.poly, points[i])) top = h.elevation;
+        for (const HillB* h : near_hills) {
+          if (h->elevation > top && h->box.contains(points[i]) && strictly_inside(*h->poly, points[i])) top = h->elevation;
         }
         pt_hill_top[i] = top;
       }
@@ -867,12 +885,6 @@ struct Prepared {
     reset_shadows();
   }
 
-  bool in_cover(Vec2 p) const {
-    for (const auto& c : covers) {
-      if (c.box.contains(p) && strictly_inside(*c.poly, p)) return true;
-    }
-    return false;
-  }
   // Inside and not on the outline (within rounding).
   static bool strictly_inside(const Polygon& poly, Vec2 p) {
     if (!inside_fast(poly, p)) return false;
