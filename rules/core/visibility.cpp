@@ -197,8 +197,10 @@ std::vector<Vec2> envelope_points(const OrientedRect& env) {
   // Pulled in 1% so bodies in contact do not meet at a shared corner.
   const double sx = env.width * 0.49;
   const double sy = env.depth * 0.49;
-  return {env.center, env.to_world({-sx, sy}), env.to_world({sx, sy}), env.to_world({sx, -sy}),
-          env.to_world({-sx, -sy})};
+  // As env.to_world, with the two unit vectors worked out once.
+  const Vec2 r = env.right(), f = env.forward();
+  auto at = [&](double x, double y) { return env.center + r * x + f * y; };
+  return {env.center, at(-sx, sy), at(sx, sy), at(sx, -sy), at(-sx, -sy)};
 }
 
 // Convex pieces whose interiors lie inside a simple polygon's interior: the
@@ -219,7 +221,13 @@ std::vector<std::vector<Vec2>> convex_pieces(const Polygon& poly) {
     if (length(b - a) <= 1e-9) return {};
     for (std::size_t j = i + 1; j < n; ++j) {
       if (j == i + 1 || (i == 0 && j == n - 1)) continue;
-      if (segments_intersect(Segment{a, b}, Segment{v[j], v[(j + 1) % n]})) return {};
+      const Vec2 c = v[j], d = v[(j + 1) % n];
+      // Segments whose boxes are apart never meet.
+      if (std::max(a.x, b.x) < std::min(c.x, d.x) || std::max(c.x, d.x) < std::min(a.x, b.x) ||
+          std::max(a.y, b.y) < std::min(c.y, d.y) || std::max(c.y, d.y) < std::min(a.y, b.y)) {
+        continue;
+      }
+      if (segments_intersect(Segment{a, b}, Segment{c, d})) return {};
     }
   }
   bool convex = true;
@@ -368,7 +376,10 @@ struct Prepared {
   std::vector<Vec2> piece_v;  // vertex i starts side i
   std::vector<Screen> screens;
   std::vector<std::uint32_t> obs_screens;  // screens within reach of the current observer
-  std::vector<std::uint32_t> obs_terrain;  // hills and covers that may lie on its sight lines (items)
+  // Per entry of obs_screens: the direction of the screen's centre from the
+  // observer's point-box centre and the half-width of the angle within which
+  // any pair's capsule can meet it (kPi * 2: always tried).
+  std::vector<double> obs_screen_ang, obs_screen_half;
   // compute(): shortcuts that decide whole pairs beyond those can_see takes
   // (can_see names the blocker of its last line, which they would change).
   bool whole_pairs = false;
@@ -385,6 +396,8 @@ struct Prepared {
   std::vector<Cover> covers;
   std::vector<HillB> hills;
   std::vector<SeatMask> seen;
+  std::vector<const Cover*> near_covers;  // prepare(): scratch
+  std::vector<const HillB*> near_hills;
 
   // Scratch.
   std::vector<std::uint32_t> near_objs;    // targets around the current observer
@@ -396,7 +409,6 @@ struct Prepared {
   mutable std::vector<std::uint32_t> pair_covers;
   mutable std::vector<std::uint32_t> pair_hills;
   mutable bool gathered = false;
-  mutable bool line_gathered = false;  // the current pair's first line gathered its own candidates
   // ---- Near shadows ----
   //
   // Around each sight point p, the few nearest bodies that block outright
@@ -430,6 +442,10 @@ struct Prepared {
   // each point's run is the same whenever it is built.
   std::vector<std::uint32_t> shadow_lo, shadow_hi;
   std::vector<std::uint8_t> shadows_built;  // per object
+  std::vector<std::uint32_t> near_blocks;  // per observer: searched lines blocked near its eye (compute)
+  static constexpr std::uint32_t kEyeShadowsAfter = 4;
+  std::vector<std::uint32_t> near_blocks_target;  // per target: the same, near it, for observers on higher ground
+  static constexpr std::uint32_t kTargetShadowsAfter = 2;
 
   void reset_shadows() {
     shadows.clear();
@@ -439,6 +455,8 @@ struct Prepared {
     span_lo.assign(points.size(), 0);
     span_hi.assign(points.size(), 0);
     shadows_built.assign(objs.size(), 0);
+    near_blocks.assign(objs.size(), 0);
+    near_blocks_target.assign(objs.size(), 0);
     const double reach = 3 * max_prad;
     // The bodies that cast shadows (outright blockers of one quad, and
     // unformed troops), in scene order.
@@ -748,7 +766,7 @@ struct Prepared {
     const Obj& x = objs[xi];
     const Obj& b = objs[bi];
     const bool over = x.elevation > 0 && b.elevation < x.elevation &&
-                      footprint_distance(x, b) >= rules->see_over_min_distance - kGeomEpsilon;
+                      far_enough_to_see_over(x, b);
     if (b.block == BlockClass::kBody) return !over;
     if (b.block == BlockClass::kSmoke) return !(over && x.sig_high);
     return false;
@@ -756,6 +774,7 @@ struct Prepared {
 
   void prepare(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& r) {
     rules = &r;
+    over_for = UINT32_MAX;  // `over` belongs to the last table's observer
     objs.clear();
     quads.clear();
     points.clear();
@@ -778,7 +797,8 @@ struct Prepared {
       ob.block = block_class(o);
       ob.q0 = static_cast<std::uint32_t>(quads.size());
       // One envelope per object: whether its bases make one body, its sight points.
-      const OrientedRect env = o.bases.empty() ? OrientedRect{} : envelope(o.bases, o.bases[0].facing_deg);
+      // (A single base needs none: it is its own quad, seen at its centre.)
+      const OrientedRect env = o.bases.size() < 2 ? OrientedRect{} : envelope(o.bases, o.bases[0].facing_deg);
       double covered = 0;
       for (const auto& b : o.bases) covered += b.width * b.depth;
       const bool contiguous = o.bases.size() > 1 && covered >= env.width * env.depth * 0.999;
@@ -818,13 +838,29 @@ struct Prepared {
       bool all_in_cover = ob.p1 > ob.p0;
       pt_in_cover.resize(points.size());
       pt_hill_top.resize(points.size());
+      for (std::uint32_t i = ob.p0; i < ob.p1; ++i) ob.pts_box.add(points[i]);
+      // Only woods, towns and hills whose boxes meet the point box can hold a point.
+      near_covers.clear();
+      for (const auto& c : covers) {
+        if (c.box.intersects(ob.pts_box)) near_covers.push_back(&c);
+      }
+      near_hills.clear();
+      for (const auto& h : hills) {
+        if (h.box.intersects(ob.pts_box)) near_hills.push_back(&h);
+      }
       for (std::uint32_t i = ob.p0; i < ob.p1; ++i) {
-        ob.pts_box.add(points[i]);
-        pt_in_cover[i] = in_cover(points[i]) ? 1 : 0;
-        if (!pt_in_cover[i]) all_in_cover = false;
+        bool in = false;
+        for (const Cover* c : near_covers) {
+          if (c->box.contains(points[i]) && strictly_inside(*c->poly, points[i])) {
+            in = true;
+            break;
+          }
+        }
+        pt_in_cover[i] = in ? 1 : 0;
+        if (!in) all_in_cover = false;
         double top = 0;
-        for (const auto& h : hills) {
-          if (h.elevation > top && h.box.contains(points[i]) && strictly_inside(*h.poly, points[i])) top = h.elevation;
+        for (const HillB* h : near_hills) {
+          if (h->elevation > top && h->box.contains(points[i]) && strictly_inside(*h->poly, points[i])) top = h->elevation;
         }
         pt_hill_top[i] = top;
       }
@@ -849,32 +885,49 @@ struct Prepared {
     reset_shadows();
   }
 
-  bool in_cover(Vec2 p) const {
-    for (const auto& c : covers) {
-      if (c.box.contains(p) && strictly_inside(*c.poly, p)) return true;
-    }
-    return false;
-  }
   // Inside and not on the outline (within rounding).
   static bool strictly_inside(const Polygon& poly, Vec2 p) {
     if (!inside_fast(poly, p)) return false;
-    for (std::size_t i = 0; i < poly.edge_count(); ++i) {
-      if (distance(poly.edge(i), p) <= 1e-9) return false;
+    const std::size_t n = poly.points.size();
+    for (std::size_t i = 0; i < n; ++i) {
+      // An edge whose box (widened by 1e-6) misses p is farther than 1e-9.
+      const Vec2 a = poly.points[i], b = poly.points[(i + 1) % n];
+      if (p.x < std::min(a.x, b.x) - 1e-6 || p.x > std::max(a.x, b.x) + 1e-6 || p.y < std::min(a.y, b.y) - 1e-6 ||
+          p.y > std::max(a.y, b.y) + 1e-6) {
+        continue;
+      }
+      if (distance(Segment{a, b}, p) <= 1e-9) return false;
     }
     return true;
   }
 
   double range_of(const Obj& o) const { return o.elevation > 0 ? rules->elevated_range : rules->open_range; }
 
-  // Edge-to-edge distance between two objects' footprints.
-  double footprint_distance(const Obj& a, const Obj& b) const {
+  // Whether the footprints are at least see_over_min_distance apart edge to
+  // edge (within kGeomEpsilon): the boxes when they already are, else every
+  // pair of quads (0 apart when one holds a corner of the other), stopping
+  // at the first pair of edges found nearer.
+  bool far_enough_to_see_over(const Obj& a, const Obj& b) const {
+    const double need = rules->see_over_min_distance - kGeomEpsilon;
     const double boxes = a.box.distance_to(b.box);
-    if (boxes >= rules->see_over_min_distance) return boxes;  // a lower bound already far enough
-    double best = kInf;
+    if (boxes >= rules->see_over_min_distance) return boxes >= need;  // as footprint_distance
     for (std::uint32_t i = a.q0; i < a.q1; ++i) {
-      for (std::uint32_t j = b.q0; j < b.q1; ++j) best = std::min(best, quad_distance(quads[i], quads[j]));
+      for (std::uint32_t j = b.q0; j < b.q1; ++j) {
+        const Quad& qa = quads[i];
+        const Quad& qb = quads[j];
+        if (quad_contains(qa, qb.c[0]) || quad_contains(qb, qa.c[0])) {
+          if (!(0 >= need)) return false;
+          continue;
+        }
+        for (std::size_t k = 0; k < 4; ++k) {
+          const Segment ea{qa.c[k], qa.c[(k + 1) % 4]};
+          for (std::size_t l = 0; l < 4; ++l) {
+            if (!(distance(ea, Segment{qb.c[l], qb.c[(l + 1) % 4]}) >= need)) return false;
+          }
+        }
+      }
     }
-    return best;
+    return true;
   }
 
   static bool quad_contains(const Quad& q, Vec2 p) {
@@ -883,16 +936,7 @@ struct Prepared {
     }
     return true;
   }
-  // Edge-to-edge distance of two convex quads (0 when they meet).
-  static double quad_distance(const Quad& a, const Quad& b) {
-    if (quad_contains(a, b.c[0]) || quad_contains(b, a.c[0])) return 0;
-    double best = kInf;
-    for (std::size_t i = 0; i < 4; ++i) {
-      const Segment ea{a.c[i], a.c[(i + 1) % 4]};
-      for (std::size_t j = 0; j < 4; ++j) best = std::min(best, distance(ea, Segment{b.c[j], b.c[(j + 1) % 4]}));
-    }
-    return best;
-  }
+
 
   // Gathers the candidate blockers of one observer/target pair.
   //
@@ -941,14 +985,6 @@ struct Prepared {
       else if (kind == kItemCover) pair_covers.push_back(idx);
       else pair_hills.push_back(idx);
     };
-    if (use_grid) {
-      grid_query(a, d, r, consider);
-      for (std::uint32_t item : obs_terrain) consider(item);
-      std::sort(pair_bodies.begin(), pair_bodies.end());
-      std::sort(pair_covers.begin(), pair_covers.end());
-      std::sort(pair_hills.begin(), pair_hills.end());
-      return;
-    }
     for (std::uint32_t b : bodies_pool) consider(kItemBody << 30 | b);
     for (std::uint32_t c = 0; c < covers.size(); ++c) consider(kItemCover << 30 | c);
     for (std::uint32_t h = 0; h < hills.size(); ++h) consider(kItemHill << 30 | h);
@@ -960,13 +996,10 @@ struct Prepared {
 
   // ---- The flat grid (compute) ----
   //
-  // Every blocking object listed in each cell of a uniform grid its bounding
-  // box touches (woods, towns and hills are few and large: each observer
-  // lists those within its reach, obs_terrain, and its pairs try them all). A pair's candidates are the items of the cells
-  // its capsule (every sight line lies within r of the segment joining the
-  // centres of the two point boxes) touches, each taken once; `consider`
-  // then keeps those whose bounding circle meets the capsule. Built once per
-  // compute() and shared by every observer.
+  // Every blocking object, wood, town and hill listed in each cell of a
+  // uniform grid its bounding box touches. Each searched sight line takes
+  // the items of the cells it passes through, each once (line_walk). Built
+  // once per compute() and shared by every observer.
   bool use_grid = false;
   Vec2 grid_origin;
   double grid_inv = 1;  // cells per table unit
@@ -976,11 +1009,16 @@ struct Prepared {
   mutable std::vector<std::uint32_t> item_stamp;  // per item: the query that last took it
   mutable std::uint32_t stamp_now = 0;
 
+  // Grid items are numbered: bodies by object index, then covers, then hills.
   template <class F>
   void for_each_grid_item(F&& f) const {
-    for (std::uint32_t b = 0; b < objs.size(); ++b) {
-      if (objs[b].block != BlockClass::kNone) f(kItemBody << 30 | b, objs[b].box);
+    const auto n = static_cast<std::uint32_t>(objs.size());
+    const auto nc = static_cast<std::uint32_t>(covers.size());
+    for (std::uint32_t b = 0; b < n; ++b) {
+      if (objs[b].block != BlockClass::kNone) f(b, objs[b].box);
     }
+    for (std::uint32_t c = 0; c < nc; ++c) f(n + c, covers[c].box);
+    for (std::uint32_t h = 0; h < hills.size(); ++h) f(n + nc + h, hills[h].box);
   }
 
   void build_grid() {
@@ -1016,14 +1054,21 @@ struct Prepared {
       cells(b, [&](std::size_t c) { grid_items[fill[c]++] = item; });
     });
     fill.clear();
-    item_stamp.assign(objs.size(), 0);
+    item_stamp.assign(objs.size() + covers.size() + hills.size(), 0);
     stamp_now = 0;
   }
-  int grid_col(double x) const { return std::clamp(static_cast<int>(std::floor((x - grid_origin.x) * grid_inv)), 0, grid_nx - 1); }
-  int grid_row(double y) const { return std::clamp(static_cast<int>(std::floor((y - grid_origin.y) * grid_inv)), 0, grid_ny - 1); }
+  int grid_col(double x) const { return grid_cell((x - grid_origin.x) * grid_inv, grid_nx); }
+  int grid_row(double y) const { return grid_cell((y - grid_origin.y) * grid_inv, grid_ny); }
+  // clamp(floor(u), 0, n - 1) without floor: truncation differs from it
+  // only below 0, which clamps to 0 either way.
+  static int grid_cell(double u, int n) {
+    if (!(u >= 0)) return 0;
+    if (u >= n - 1) return n - 1;
+    return static_cast<int>(u);
+  }
 
-  // Calls f(item) once for every body in a cell that the capsule of radius r
-  // around segment a -> a + d touches.
+  // Calls f(item) once for every item in a cell that the capsule of radius r
+  // around segment a -> a + d touches, until f returns true.
   template <class F>
   void grid_query(Vec2 a, Vec2 d, double r, F&& f) const {
     if (grid_nx == 0) return;
@@ -1055,10 +1100,10 @@ struct Prepared {
         const std::size_t c = static_cast<std::size_t>(y * grid_nx + x);
         for (std::uint32_t k = grid_start[c]; k < grid_start[c + 1]; ++k) {
           const std::uint32_t item = grid_items[k];
-          std::uint32_t& st = item_stamp[item];  // bodies only: the item is the index
+          std::uint32_t& st = item_stamp[item];
           if (st == stamp_now) continue;
           st = stamp_now;
-          f(item);
+          if (f(item)) return;
         }
       }
     }
@@ -1126,17 +1171,8 @@ struct Prepared {
         return r;
       }
     }
-    if (!gathered) {
-      if (use_grid && !line_gathered) {
-        // compute(): the pair's first searched line takes the candidates
-        // along itself only (a visible pair often needs no more); the next
-        // searched line gathers the whole pair.
-        line_gathered = true;
-        gather_around(oi, ti, eye, ab, 1e-6, pool);
-      } else {
-        gather_pair(oi, ti, pool);
-      }
-    }
+    if (use_grid) return line_walk(oi, eye, ti, mark, cache, ab, len);
+    if (!gathered) gather_pair(oi, ti, pool);
     switch (cache.kind) {
       case Cache::kBody:
         break;
@@ -1176,6 +1212,66 @@ struct Prepared {
     return {true, SightBlock::kNone, 0};
   }
 
+  // compute(): the line against the items of the grid cells it passes
+  // through (every blocker's box meets the segment, so lies in one of its
+  // cells). Bodies are judged as they come, stopping at the first that
+  // blocks; hills and covers are judged only if none does (each decides
+  // exactly, so the order changes only which blocker is named).
+  SightResult line_walk(std::uint32_t oi, Vec2 eye, std::uint32_t ti, Vec2 mark, Cache& cache, Vec2 ab,
+                        double len) const {
+    const Obj& o = objs[oi];
+    const Obj& t = objs[ti];
+    switch (cache.kind) {
+      case Cache::kHill:
+        if (hill_blocks(cache.index, eye, mark, ab, len)) return {false, SightBlock::kHill, hills[cache.index].index};
+        break;
+      case Cache::kCover: {
+        const std::uint32_t one[1] = {cache.index};
+        if (SightResult r = cover(o, eye, t, mark, len, one); !r.visible) return r;
+        break;
+      }
+      case Cache::kBody:
+      case Cache::kNone: break;
+    }
+    const double top = std::max(o.elevation, t.elevation);
+    pair_covers.clear();
+    pair_hills.clear();
+    SightResult hit{true, SightBlock::kNone, 0};
+    const auto n = static_cast<std::uint32_t>(objs.size());
+    const auto nc = static_cast<std::uint32_t>(covers.size());
+    grid_query(eye, ab, 1e-6, [&](std::uint32_t item) {
+      if (item >= n + nc) {
+        if (hills[item - n - nc].elevation > top) pair_hills.push_back(item - n - nc);
+      } else if (item >= n) {
+        pair_covers.push_back(item - n);
+      } else if (const std::uint32_t idx = item; idx != oi && idx != ti && !cache.has_body(idx)) {
+        hit = body(oi, eye, ab, len, idx);
+        if (!hit.visible) {
+          cache.kind = Cache::kBody;
+          cache.index = idx;
+          cache.add_body(idx);
+          return true;
+        }
+      }
+      return false;
+    });
+    if (!hit.visible) return hit;
+    for (std::uint32_t h : pair_hills) {
+      if (hill_blocks(h, eye, mark, ab, len)) {
+        cache.kind = Cache::kHill;
+        cache.index = h;
+        return {false, SightBlock::kHill, hills[h].index};
+      }
+    }
+    std::uint32_t which = 0;
+    if (SightResult r = cover(o, eye, t, mark, len, pair_covers, &which); !r.visible) {
+      cache.kind = Cache::kCover;
+      cache.index = which;
+      return r;
+    }
+    return {true, SightBlock::kNone, 0};
+  }
+
   SightResult body(std::uint32_t oi, Vec2 eye, Vec2 ab, double len, std::uint32_t bi) const {
     const Obj& b = objs[bi];
     if (b.block == BlockClass::kNone) return {true, SightBlock::kNone, 0};
@@ -1189,6 +1285,13 @@ struct Prepared {
       const double along = dot(w, ab);
       if (along < -rl || along > len * len + rl) return {true, SightBlock::kNone, 0};
     }
+    const Obj& o = objs[oi];
+    if (o.elevation > 0 && (b.block != BlockClass::kSmoke || o.sig_high) && sees_over(oi, bi)) {
+      // Higher ground sees over it whether or not the line crosses it; the
+      // line counts as crossed (the target may not see over it).
+      line_crossed = true;
+      return {true, SightBlock::kNone, 0};
+    }
     double first = kInf, last = -kInf;
     for (std::uint32_t q = b.q0; q < b.q1; ++q) {
       double t0 = 0, t1 = 0;
@@ -1199,19 +1302,12 @@ struct Prepared {
     }
     if (first == kInf) return {true, SightBlock::kNone, 0};
     line_crossed = true;
-    const Obj& o = objs[oi];
-    const bool elevated_over = o.elevation > 0 && sees_over(oi, bi);
     switch (b.block) {
-      case BlockClass::kBody:
-        if (elevated_over) return {true, SightBlock::kNone, 0};
-        return {false, SightBlock::kBody, b.id};
+      case BlockClass::kBody: return {false, SightBlock::kBody, b.id};
       case BlockClass::kUnformed:
-        if (elevated_over) return {true, SightBlock::kNone, 0};
         if ((1 - last) * len <= rules->unformed_see_beyond + kGeomEpsilon) return {true, SightBlock::kNone, 0};
         return {false, SightBlock::kUnformed, b.id};
-      case BlockClass::kSmoke:
-        if (elevated_over && o.sig_high) return {true, SightBlock::kNone, 0};
-        return {false, SightBlock::kSmoke, b.id};
+      case BlockClass::kSmoke: return {false, SightBlock::kSmoke, b.id};
       case BlockClass::kNone: break;
     }
     return {true, SightBlock::kNone, 0};
@@ -1227,7 +1323,7 @@ struct Prepared {
       over_for = oi;
     }
     if (over[bi] < 0) {
-      over[bi] = footprint_distance(o, b) >= rules->see_over_min_distance - kGeomEpsilon ? 1 : 0;
+      over[bi] = far_enough_to_see_over(o, b) ? 1 : 0;
     }
     return over[bi] == 1;
   }
@@ -1407,9 +1503,21 @@ struct Prepared {
 
   // Every observer point lies inside every target point's wedge.
   bool wedges_hold(const std::array<Wedge, kMaxWedgePoints>& w, const Obj& o, const Obj& t) const {
+    // The observer's points lie within prad of pcen: when that circle is
+    // inside a wedge with the margins to spare (ra, rb are unit vectors, to
+    // rounding), so is every point, and one test does for all of them.
+    const double slack = o.prad * 1.001 + 1e-9;
     for (std::uint32_t mi = t.p0; mi < t.p1; ++mi) {
       const Wedge& wg = w[mi - t.p0];
       const Vec2 m = points[mi];
+      {
+        const Vec2 c = o.pcen - m;
+        const double near = length(c) - slack;
+        if (cross(wg.ra, c) > kWedgeMargin + slack && cross(c, wg.rb) > kWedgeMargin + slack && near > 0 &&
+            near * near > wg.reach2) {
+          continue;
+        }
+      }
       for (std::uint32_t ei = o.p0; ei < o.p1; ++ei) {
         const Vec2 v = points[ei] - m;
         if (!(cross(wg.ra, v) > kWedgeMargin && cross(v, wg.rb) > kWedgeMargin && sq(v) > wg.reach2)) return false;
@@ -1428,23 +1536,40 @@ struct Prepared {
   // The terrain screens within reach of observer oi (range plus the pieces).
   void gather_screens(std::uint32_t oi) {
     obs_screens.clear();
-    obs_terrain.clear();
     const Obj& o = objs[oi];
     const double reach = range_of(o) + o.prad;
-    // A hill no higher than the observer is never higher than both ends.
-    for (std::uint32_t k = 0; k < hills.size(); ++k) {
-      const double lim = reach + hills[k].rad;
-      if (hills[k].elevation > o.elevation && sq(hills[k].cen - o.pcen) <= lim * lim) obs_terrain.push_back(kItemHill << 30 | k);
-    }
-    for (std::uint32_t k = 0; k < covers.size(); ++k) {
-      const double lim = reach + covers[k].rad;
-      if (sq(covers[k].cen - o.pcen) <= lim * lim) obs_terrain.push_back(kItemCover << 30 | k);
-    }
     for (std::uint32_t k = 0; k < screens.size(); ++k) {
       const Screen& sc = screens[k];
       if (sc.hill ? sc.elevation <= o.elevation : o.sig_high) continue;  // cannot hide anything from it
       const double lim = reach + sc.rad;
       if (sq(sc.cen - o.pcen) <= lim * lim) obs_screens.push_back(k);
+    }
+    obs_screen_angles = false;
+  }
+  bool obs_screen_angles = false;  // obs_screen_ang / obs_screen_half worked out for the current observer
+
+  void screen_angles(std::uint32_t oi) {
+    obs_screen_angles = true;
+    const Obj& o = objs[oi];
+    // A screen whose circle comes within r <= max(o.prad, max_prad) of the
+    // segment from o.pcen to a target's pcen lies within asin((rad + r) /
+    // dist) of that segment's direction (asin(x) <= x / sqrt(1 - x^2); the
+    // two approximate angles err by kAtanError each).
+    obs_screen_ang.clear();
+    obs_screen_half.clear();
+    const double r = std::max(o.prad, max_prad);
+    for (std::uint32_t k : obs_screens) {
+      const Screen& sc = screens[k];
+      const Vec2 w = sc.cen - o.pcen;
+      const double d2 = dot(w, w);
+      const double big = sc.rad + r + 1e-6;
+      if (d2 <= 4 * big * big) {
+        obs_screen_ang.push_back(0);
+        obs_screen_half.push_back(2 * kPi);
+      } else {
+        obs_screen_ang.push_back(fast_atan2(w.y, w.x));
+        obs_screen_half.push_back(big / std::sqrt(d2 - big * big) + 2 * kAtanError + 1e-9);
+      }
     }
   }
 
@@ -1483,7 +1608,13 @@ struct Prepared {
     const double dd = dot(d, d);
     const double inv = dd > 0 ? 1 / dd : 0;
     const double r = std::max(o.prad, t.prad);
-    for (std::uint32_t k : obs_screens) {
+    if (!obs_screen_angles) screen_angles(oi);
+    const double dir = fast_atan2(d.y, d.x);
+    for (std::size_t i = 0; i < obs_screens.size(); ++i) {
+      double off = std::abs(dir - obs_screen_ang[i]);
+      if (off > kPi) off = 2 * kPi - off;
+      if (off > obs_screen_half[i]) continue;  // its capsule test below would fail
+      const std::uint32_t k = obs_screens[i];
       const Screen& sc = screens[k];
       if (sc.hill) {
         if (sc.elevation <= top) continue;
@@ -1651,13 +1782,28 @@ struct Prepared {
       }
     }
     if (whole_pairs && target_wedges_hide(oi, ti)) return {false, SightBlock::kHill, 0};
+    if (whole_pairs && !shadows_built[ti]) {
+      // compute(): before building either end's shadows, try the line
+      // between the first points (the centres): most targets are seen by
+      // the first observer that judges them, and so on that line.
+      Cache probe;
+      const SightResult r = line(oi, points[o.p0], ti, points[t.p0], probe);
+      if (r.visible) {
+        pair_sym = line_sym;
+        return r;
+      }
+    }
     // Target points hidden from the whole observer by bodies around them.
-    ensure_shadows(ti);
+    // compute(): an observer on higher ground sees over most of those
+    // bodies; it builds the target's shadows only once searched lines have
+    // found bodies near the target blocking such observers a few times.
+    bool target_shadows = !whole_pairs || o.elevation <= 0 || shadows_built[ti];
+    if (target_shadows) ensure_shadows(ti);
     std::uint64_t done = 0;
     bool all_done = t.p1 - t.p0 <= 64;
     std::uint32_t named = UINT32_MAX;
     for (std::uint32_t m = t.p0; m < t.p1 && m - t.p0 < 64; ++m) {
-      const std::uint32_t b = whole_pairs ? span_hides_circle(oi, m) : span_hides(oi, m);
+      const std::uint32_t b = !target_shadows ? UINT32_MAX : whole_pairs ? span_hides_circle(oi, m) : span_hides(oi, m);
       if (b != UINT32_MAX) {
         done |= std::uint64_t{1} << (m - t.p0);
         named = b;
@@ -1680,13 +1826,16 @@ struct Prepared {
       if (obs_blocker != UINT32_MAX && obs_blocker != oi && obs_blocker != ti) cache.add_body(obs_blocker);
     }
     gathered = false;
-    line_gathered = false;
     const double cover_reach = std::max(rules->cover_range, rules->cover_edge_seen_range) + kGeomEpsilon;
     const double cover_reach2 = cover_reach * cover_reach;
     bool tried_whole = false;
     bool sym = true;        // every line so far is decided the same both ways
     const double range = range_of(o);
-    ensure_shadows(oi);
+    // compute(): an observer's own shadows are built only once searched
+    // lines have found bodies near its eye blocking it a few times (they
+    // settle such lines at once, but cost more than a few searched lines).
+    if (!whole_pairs) ensure_shadows(oi);
+    bool eye_shadows = shadows_built[oi] != 0;
     SightResult last{false, SightBlock::kNoPoints, 0};
     for (std::uint32_t e = o.p0; e < o.p1; ++e) {
       for (std::uint32_t m = t.p0; m < t.p1; ++m) {
@@ -1724,8 +1873,8 @@ struct Prepared {
               continue;
             }
           }
-          std::uint32_t b = by_span ? UINT32_MAX : shadowed(m, points[e] - points[m], oi, oi, ti, false);
-          if (b == UINT32_MAX) b = shadowed(e, points[m] - points[e], oi, oi, ti, true);
+          std::uint32_t b = by_span || !target_shadows ? UINT32_MAX : shadowed(m, points[e] - points[m], oi, oi, ti, false);
+          if (b == UINT32_MAX && eye_shadows) b = shadowed(e, points[m] - points[e], oi, oi, ti, true);
           if (b != UINT32_MAX) {
             if (objs[b].block == BlockClass::kUnformed) {
               last = {false, SightBlock::kUnformed, objs[b].id};
@@ -1743,6 +1892,20 @@ struct Prepared {
           return last;
         }
         sym = sym && line_sym;
+        if (!eye_shadows && cache.kind == Cache::kBody) {
+          const double reach = 3 * max_prad + objs[cache.index].rad + o.prad;
+          if (sq(objs[cache.index].cen - o.pcen) <= reach * reach && ++near_blocks[oi] >= kEyeShadowsAfter) {
+            ensure_shadows(oi);
+            eye_shadows = true;
+          }
+        }
+        if (!target_shadows && cache.kind == Cache::kBody) {
+          const double reach = 3 * max_prad + objs[cache.index].rad + t.prad;
+          if (sq(objs[cache.index].cen - t.pcen) <= reach * reach && ++near_blocks_target[ti] >= kTargetShadowsAfter) {
+            ensure_shadows(ti);
+            target_shadows = true;
+          }
+        }
         if (!tried_whole && cache.kind == Cache::kBody) {
           tried_whole = true;
           if (hides_whole(oi, ti, cache.index)) {
@@ -1812,8 +1975,12 @@ struct Prepared {
     for (std::uint32_t i = 0; i < n; ++i) {
       if (objs[i].seats != 0 && objs[i].p0 != objs[i].p1) order.push_back(i);
     }
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint32_t a, std::uint32_t b) { return objs[a].elevation > objs[b].elevation; });
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      // Higher first; at one height, those on significantly high hills
+      // (they see over woods, towns and smoke too).
+      if (objs[a].elevation != objs[b].elevation) return objs[a].elevation > objs[b].elevation;
+      return objs[a].sig_high && !objs[b].sig_high;
+    });
     for (std::uint32_t oi : order) {
       const Obj& o = objs[oi];
       const double range2 = range_of(o) * range_of(o);

@@ -245,6 +245,20 @@ TEST_F(Visibility, HigherGroundSeesOverBrigadesAtLeastTwoAway) {
   EXPECT_TRUE(sees().visible);
 }
 
+// One engine reused for the next table: what it learnt about the last
+// table's observer (here: which bodies it sees over) must not carry over,
+// even to the observer at the same index.
+TEST_F(Visibility, AReusedEngineForgetsTheLastTable) {
+  observer_and_target(20);
+  scene.objects[0].elevation = 1;
+  scene.objects.push_back(body(7, {0, 2}, 6));  // too close to see over
+  VisibilityEngine engine;
+  EXPECT_EQ(engine.compute(scene, open, rules)[1], 0u);
+  move_to(scene.objects[2], {0, 10});  // now far enough
+  EXPECT_EQ(engine.compute(scene, open, rules)[1], 1u);
+  EXPECT_EQ(compute_visibility(scene, open, rules)[1], 1u);
+}
+
 TEST_F(Visibility, HigherGroundDoesNotSeeOverTroopsAsHigh) {
   observer_and_target(20);
   scene.objects[0].elevation = 1;
