@@ -8,7 +8,6 @@
 #include <chrono>
 
 #include "codec/scenario_codec.hpp"
-#include "galloper/v1/scenario.pb.h"
 #include "server/src/frame_codec.hpp"
 #include "server/src/log_check.hpp"
 #include "server/src/replay.hpp"
@@ -79,20 +78,79 @@ void Lobby::send_error(const std::shared_ptr<Peer>& peer, std::uint64_t correlat
   peer->send(make_outgoing(std::move(e)));
 }
 
-void Lobby::list_scenarios(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
+void Lobby::send_problems(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, const std::string& label,
+                          const std::vector<codec::ScenarioProblem>& problems) {
+  send_error(peer, correlation_id, v1::ERROR_CODE_BAD_SCENARIO,
+             "the scenario has " + std::to_string(problems.size()) + " problem(s)",
+             {{"problems", codec::format_problems(label, problems)}});
+}
+
+namespace {
+
+v1::SeatRole seat_role(rules::SeatRole role) {
+  switch (role) {
+    case rules::SeatRole::kUmpire: return v1::SEAT_ROLE_UMPIRE;
+    case rules::SeatRole::kArmy: return v1::SEAT_ROLE_ARMY;
+    case rules::SeatRole::kWing: return v1::SEAT_ROLE_WING;
+    case rules::SeatRole::kSpectator: break;
+  }
+  return v1::SEAT_ROLE_UNSPECIFIED;
+}
+
+// What the lobby shows of a scenario, the seats as a game made from it has them.
+v1::ScenarioInfo scenario_info(const codec::NewGame& game, std::string_view name) {
+  v1::ScenarioInfo info;
+  info.set_name(std::string(name));
+  info.set_title(game.title);
+  info.set_ruleset(game.ruleset);
+  info.set_description(game.description);
+  for (const auto& seat : game.game->seats()) {
+    if (seat.role == rules::SeatRole::kSpectator) continue;
+    auto* s = info.add_seats();
+    s->set_id(seat.id);
+    s->set_role(seat_role(seat.role));
+    s->set_side(seat.side);
+    s->set_description(seat.description);
+  }
+  return info;
+}
+
+// The bundled scenarios never change while the server runs: loaded once.
+// Seats do not depend on the seed.
+const std::vector<v1::ScenarioInfo>& bundled_infos() {
+  static const std::vector<v1::ScenarioInfo> infos = [] {
+    std::vector<v1::ScenarioInfo> out;
+    for (const auto& bundled : codec::bundled_scenarios()) {
+      auto loaded = codec::load_scenario(bundled.text, rules::Seed{});
+      if (auto* game = std::get_if<codec::NewGame>(&loaded)) {
+        out.push_back(scenario_info(*game, bundled.name));
+      } else {
+        spdlog::error("bundled scenario {} does not load; left out of the list", bundled.name);  // tests check them
+      }
+    }
+    return out;
+  }();
+  return infos;
+}
+
+}  // namespace
+
+void Lobby::list_scenarios(const v1::ListScenarios& request, const std::shared_ptr<Peer>& peer,
+                           std::uint64_t correlation_id) {
   v1::Envelope reply;
   reply.set_correlation_id(correlation_id);
   auto* list = reply.mutable_scenario_list();
-  for (const auto& bundled : codec::bundled_scenarios()) {
-    v1::scenario::Scenario s;
-    google::protobuf::TextFormat::Parser parser;
-    parser.AllowPartialMessage(true);
-    if (!parser.ParseFromString(std::string(bundled.text), &s)) continue;  // checked by tests
-    auto* info = list->add_scenarios();
-    info->set_name(std::string(bundled.name));
-    info->set_title(s.title());
-    info->set_ruleset(s.ruleset());
-    info->set_description(s.description());
+  if (request.scenario_text().empty()) {
+    for (const auto& info : bundled_infos()) *list->add_scenarios() = info;
+  } else {
+    // The same check CreateGame makes of an upload, so the lobby learns the
+    // problems (or the seats) before anything is created; nothing is stored.
+    auto loaded = codec::load_scenario(request.scenario_text(), rules::Seed{});
+    if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
+      send_problems(peer, correlation_id, "uploaded", *problems);
+      return;
+    }
+    *list->add_scenarios() = scenario_info(std::get<codec::NewGame>(loaded), "");
   }
   peer->send(make_outgoing(std::move(reply)));
 }
@@ -172,9 +230,7 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
   const auto seed = random_seed();
   auto loaded = codec::load_scenario(scenario_text, seed);
   if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
-    send_error(peer, correlation_id, v1::ERROR_CODE_BAD_SCENARIO,
-               "the scenario has " + std::to_string(problems->size()) + " problem(s)",
-               {{"problems", codec::format_problems(scenario_label, *problems)}});
+    send_problems(peer, correlation_id, scenario_label, *problems);
     return;
   }
   auto new_game = std::move(std::get<codec::NewGame>(loaded));

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "codec/scenario_codec.hpp"
 #include "galloper/v1/protocol.pb.h"
 #include "persistence/store.hpp"
 #include "server/src/clock.hpp"
@@ -29,7 +30,9 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   void stop_ticker();
   void tick_all();
 
-  void list_scenarios(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
+  // The bundled scenarios, or one uploaded scenario checked (ListScenarios.scenario_text).
+  void list_scenarios(const v1::ListScenarios& request, const std::shared_ptr<Peer>& peer,
+                      std::uint64_t correlation_id);
   void create_game(const v1::CreateGame& request, const std::shared_ptr<Peer>& peer,
                    std::uint64_t correlation_id);
   void join_game(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer,
@@ -63,6 +66,9 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   void finish_load(const std::string& game_id, std::shared_ptr<Room> room, std::optional<v1::Error> error);
   void send_error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, v1::ErrorCode code,
                   std::string message, std::vector<std::pair<std::string, std::string>> context = {});
+  // BAD_SCENARIO with every problem as `label:LINE:COLUMN: problem`.
+  void send_problems(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, const std::string& label,
+                     const std::vector<codec::ScenarioProblem>& problems);
 
   net::io_context& ioc_;
   persistence::Store& store_;

@@ -133,7 +133,7 @@ void WebSocketSession::handle(std::string_view payload, Encoding encoding) {
   auto& lobby = state_->lobby();
   switch (env.body_case()) {
     case v1::Envelope::kListScenarios:
-      return lobby.list_scenarios(self, id);
+      return lobby.list_scenarios(env.list_scenarios(), self, id);
     case v1::Envelope::kCreateGame:
       return lobby.create_game(env.create_game(), self, id);
     case v1::Envelope::kJoinGame:

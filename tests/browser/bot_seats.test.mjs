@@ -1,6 +1,7 @@
 // Browser test against the real `galloper serve`: bot-played seats and the
 // daily digest from the web client. A demo game is created with one seat
-// left to the bot and a webhook sent as a daily digest (the lobby's form);
+// left to the bot (ticked among the demo's seats) and a webhook sent as a
+// daily digest (the lobby's form);
 // the seats bar marks the bot's seat on the umpire's and a player's page;
 // the umpire hands the seats that owe the open step to the bot from the
 // console (the server's refusals shown as sent), the audit trail lists each
@@ -37,7 +38,7 @@ test("bot seats from the form and the umpire console; the game moves on without 
   const { browser, base } = harness;
   // A loopback webhook nobody listens on: as a daily digest it is not called during the test.
   const { organiser, lobby, invites } = await createDemoGame(browser, base, "Bot seats test", problems, {
-    botSeats: BOT_ON_CREATE,
+    botSeats: [BOT_ON_CREATE],
     webhookUrl: "http://127.0.0.1:9/digest",
     webhookDelivery: "daily",
     digestTime: "07:30",
@@ -45,9 +46,22 @@ test("bot seats from the form and the umpire console; the game moves on without 
   });
   const seats = invites.map((i) => i.seat);
   assert.ok(seats.includes(BOT_ON_CREATE), `the demo has the seat ${BOT_ON_CREATE}: ${seats.join(", ")}`);
-  // A seat the scenario does not have: the server's refusal, in the lobby, word for word.
+  // The form offered a labelled checkbox for each player seat of the demo, as the server's invites name them.
+  const group = lobby.getByRole("group", { name: "Bot plays" });
+  const offered = await group.locator('input[type="checkbox"]').evaluateAll((els) => els.map((el) => [el.value, el.checked]));
+  assert.deepEqual(
+    offered,
+    seats.filter((s) => s !== "umpire" && s !== "spectator").map((s) => [s, s === BOT_ON_CREATE]),
+    "one checkbox per player seat, the bot's ticked",
+  );
+  const gauche = invites.find((i) => i.seat === BOT_ON_CREATE);
+  const description = await lobby.locator(`[data-testid="invites"] li[data-seat="${BOT_ON_CREATE}"] .invite-seat .muted`).innerText();
+  assert.ok(gauche && description.length > 3, `the seat's description: ${description}`);
+  assert.equal(await group.getByRole("checkbox", { name: description.replace(/^\s*—\s*/, "") }).getAttribute("value"), BOT_ON_CREATE, "labelled by the seat's description");
+  // A seat the scenario does not have (a page altered to send one): the
+  // server's refusal, in the lobby, word for word.
   const gameId = await lobby.locator('[data-testid="invites"]').getAttribute("data-game-id");
-  await lobby.locator('[data-testid="setting-botSeats"]').fill("allies/nowhere");
+  await group.locator(`input[value="${BOT_ON_CREATE}"]`).evaluate((el) => (el.value = "allies/nowhere"));
   await lobby.locator('[data-testid="create-game"]').click();
   const lobbyError = lobby.locator(".lobby .error-box");
   await lobbyError.waitFor({ state: "visible", timeout: 10_000 });

@@ -67,6 +67,9 @@ test("a turn with artillery fire and a close combat: the log, dice, result and D
   await file.setInputFiles({ name: "broken.textproto", mimeType: "text/plain", buffer: Buffer.from('name: "broken"\nthis is not a scenario\n') });
   await lobby.locator(".scenario-description", { hasText: "broken.textproto" }).waitFor();
   assert.equal(await lobby.locator('[data-testid="scenario"]').isDisabled(), true, "the bundled list is set aside while a file is chosen");
+  // Checked as soon as it is chosen (to offer its seats): its problems shown before Create, no seat offered.
+  await lobby.locator(".lobby > .error-box", { hasText: "uploaded:2:" }).waitFor({ timeout: 10_000 });
+  assert.equal(await lobby.locator('[data-testid="setting-botSeats"] input').count(), 0, "no seats offered for a broken scenario");
   await lobby.locator('[data-testid="create-game"]').click();
   const refusal = lobby.locator(".lobby > .error-box");
   await refusal.waitFor({ state: "visible", timeout: 10_000 });

@@ -190,7 +190,9 @@ export async function createDemoGame(browser, base, title, problems, settings = 
     await lobby.locator('[data-testid="settings-box"] > summary').click();
     for (const [name, value] of Object.entries(settings)) {
       const field = lobby.locator(`[data-testid="setting-${name}"]`);
-      if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
+      // botSeats: the seat ids to tick among the scenario's seats.
+      if (Array.isArray(value)) for (const v of value) await field.locator(`input[type="checkbox"][value="${v}"]`).check();
+      else if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
       else await field.fill(value);
     }
   }

@@ -20,7 +20,7 @@ const require = createRequire(path.join(webDir, "package.json"));
 const { WebSocketServer } = require("ws");
 const pb = await import(pathToFileURL(require.resolve("@bufbuild/protobuf")).href);
 const gen = (f) => import(pathToFileURL(path.join(webDir, "node_modules/.galloper-gen/galloper/v1", f)).href);
-const { EnvelopeSchema, ErrorCode } = await gen("protocol_pb.js");
+const { EnvelopeSchema, ErrorCode, SeatRole } = await gen("protocol_pb.js");
 const { TerrainKind, UnitKind, Knowledge } = await gen("game_pb.js");
 
 function arg(name, fallback) {
@@ -181,7 +181,10 @@ function handle(env, ws) {
       return reply({ case: "welcome", value: { serverVersion: "mock-0", protocol: { major: 1, minor: 0 } } });
     case "listScenarios":
       return reply({ case: "scenarioList", value: { scenarios: [
-        { name: "demo", title: "Demo: a small Malbrook battle", ruleset: "malbrook", description: "Two small armies around a river town." } ] } });
+        { name: "demo", title: "Demo: a small Malbrook battle", ruleset: "malbrook", description: "Two small armies around a river town.",
+          seats: SEATS.map(([id, description]) => ({
+            id, description, side: id === "umpire" ? "" : id.split("/")[0],
+            role: id === "umpire" ? SeatRole.UMPIRE : id.endsWith("/army") ? SeatRole.ARMY : SeatRole.WING })) } ] } });
     case "listGames":
       return reply({ case: "gameList", value: { games: [...games.entries()].map(([id, g]) => ({
         gameId: id, title: g.title, scenario: "demo", ruleset: "malbrook", turn: 2, phase: "command", createdUnix: BigInt(g.created) })) } });

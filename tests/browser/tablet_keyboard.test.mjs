@@ -12,11 +12,14 @@
 //    on the map, its focus is visible, +/- and arrows zoom and pan, Enter
 //    selects it; Tab goes on to the orders card, Enter picks the battery's
 //    target, Tab to "Lock answers" and Enter locks; Tab reaches the chat.
+//  * The lobby at 768x1024 with touch: the demo's seats offered to the bot
+//    as checkboxes, ticked with Tab and Space and by a tap; an uploaded
+//    scenario's own seats offered instead, and the ticked one sent.
 //
 // Run by CTest (label browser); the environment is described in harness.mjs.
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { FIRE_AND_COMBAT, createUploadedGame, loopbackOnly, openTable, screenshot, startHarness } from "./harness.mjs";
+import { FIRE_AND_COMBAT, createUploadedGame, loopbackOnly, openTable, screenshot, startHarness, watchPage } from "./harness.mjs";
 
 let harness;
 let game;
@@ -200,4 +203,60 @@ test("keyboard alone: select a unit on the map, give its order, lock, reach the 
   assert.equal(await page.evaluate(() => window.__mouse), 0, "no mouse event reached the page");
   await ctx.close();
   assert.deepEqual(problems, [], "no page errors or console errors");
+});
+
+test("the lobby's bot seats on a tablet: checkboxes by keyboard and touch, an upload's own seats", async () => {
+  const ctx = await harness.browser.newContext({ viewport: { width: 768, height: 1024 }, hasTouch: true });
+  await loopbackOnly(ctx);
+  const page = await ctx.newPage();
+  watchPage(page, "tablet lobby", problems);
+  await page.goto(`${harness.base}/`);
+  // (folded in the closed settings: out of the accessibility tree until opened)
+  const group = page.locator('[data-testid="setting-botSeats"]');
+  const boxes = group.locator('input[type="checkbox"]');
+  await boxes.first().waitFor({ state: "attached", timeout: 15_000 });
+  const values = () => boxes.evaluateAll((els) => els.map((el) => el.value));
+  const ticked = () => boxes.evaluateAll((els) => els.filter((el) => el.checked).map((el) => el.value));
+  assert.deepEqual(await values(), ["allies/army", "allies/left", "allies/right", "french/army", "french/droite", "french/gauche"], "the demo's player seats");
+
+  // Keyboard: open the settings and tick the first seat with Space.
+  await tabUntil(page, "the settings' summary", (f) => f.tag === "summary");
+  await page.keyboard.press("Enter");
+  assert.equal(await page.getByRole("group", { name: "Bot plays" }).getByRole("checkbox").count(), 6, "a group named Bot plays, of checkboxes");
+  // (the settings' own inputs all have a test id; the seats' checkboxes have none)
+  const first = await tabUntil(page, "a seat's checkbox", (f) => f.tag === "input" && f.testid === "");
+  assert.ok(first.f.focusVisible, "the focused checkbox shows its focus");
+  assert.equal(await page.evaluate(() => document.activeElement.value), "allies/army", "Tab reaches the first seat");
+  await page.keyboard.press("Space");
+  assert.deepEqual(await ticked(), ["allies/army"]);
+  // Touch: a tap on a seat's label ticks it; the labels are finger-sized.
+  const label = group.locator("label", { has: page.locator('input[value="french/gauche"]') });
+  await label.tap();
+  assert.deepEqual(await ticked(), ["allies/army", "french/gauche"]);
+  assert.ok(await page.evaluate(() => matchMedia("(pointer: coarse)").matches), "the page sees a touch screen");
+  const heights = await group.locator("label").evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+  assert.ok(heights.every((hgt) => hgt >= 44), `each seat's label is finger-sized (${heights.join(", ")} px high)`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `no sideways scrolling with the seats shown (${overflow}px too wide)`);
+  await screenshot(page, "lobby-bot-seats-tablet");
+
+  // An uploaded scenario: the server checks its text and the form offers its
+  // seats instead (none of the demo's ticks survive: it has none of them).
+  await page.locator('[data-testid="scenario-file"]').setInputFiles(FIRE_AND_COMBAT);
+  await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="setting-botSeats"] input')].some((el) => el.value.startsWith("blue/")), null, { timeout: 10_000 });
+  assert.deepEqual(await values(), ["blue/army", "blue/blue_wing", "red/army", "red/red_wing"]);
+  assert.deepEqual(await ticked(), []);
+  await group.locator('input[value="red/red_wing"]').check();
+  await page.locator('[data-testid="create-game"]').click();
+  const invites = page.locator('[data-testid="invites"]');
+  await invites.locator("li[data-seat]").first().waitFor({ timeout: 15_000 });
+  // What the page sent, as it keeps it for the game page.
+  const sent = await page.evaluate((id) => JSON.parse(localStorage.getItem(`galloper.settings.${id}`) ?? "{}"), await invites.getAttribute("data-game-id"));
+  assert.deepEqual(sent.botSeats, ["red/red_wing"]);
+
+  // Back to the bundled scenarios: the demo's seats again.
+  await page.locator('[data-testid="scenario-file-clear"]').tap();
+  await page.waitForFunction(() => document.querySelector('[data-testid="setting-botSeats"] input')?.value === "allies/army");
+  assert.deepEqual(problems, [], "no page errors or console errors");
+  await ctx.close();
 });

@@ -1,6 +1,7 @@
 // The thin path through every layer: an umpire creates a game from the bundled
 // demo, a player joins a seat with its invite and receives that seat's view;
 // the game is in SQLite and survives a restart.
+#include "codec/scenario_codec.hpp"
 #include "tests/integration/harness.hpp"
 
 namespace galloper::testing {
@@ -66,6 +67,59 @@ TEST_F(GameTest, BundledScenariosAreListed) {
     }
   }
   EXPECT_TRUE(demo);
+}
+
+// The lobby offers a scenario's seats (for the bot's checkboxes) before any
+// game exists: they are the seats a game made from it has, as its invites
+// name them, and the same for the scenario's text uploaded.
+TEST_F(GameTest, ScenarioListCarriesTheSeatsOfTheDemo) {
+  Client c(server_->port());
+  ASSERT_TRUE(c.hello().has_welcome());
+  v1::Envelope e;
+  e.mutable_list_scenarios();
+  auto r = c.call(e);
+  ASSERT_TRUE(r.has_scenario_list()) << r.DebugString();
+  const v1::ScenarioInfo* demo = nullptr;
+  for (const auto& s : r.scenario_list().scenarios()) {
+    if (s.name() == "demo") demo = &s;
+    EXPECT_GT(s.seats_size(), 2) << s.name() << ": the umpire and at least one seat a side";
+  }
+  ASSERT_NE(demo, nullptr);
+  std::vector<std::pair<std::string, v1::SeatRole>> seats;
+  for (const auto& seat : demo->seats()) seats.emplace_back(seat.id(), seat.role());
+  const std::vector<std::pair<std::string, v1::SeatRole>> expected{
+      {"umpire", v1::SEAT_ROLE_UMPIRE},     {"allies/army", v1::SEAT_ROLE_ARMY},
+      {"allies/left", v1::SEAT_ROLE_WING},  {"allies/right", v1::SEAT_ROLE_WING},
+      {"french/army", v1::SEAT_ROLE_ARMY},  {"french/droite", v1::SEAT_ROLE_WING},
+      {"french/gauche", v1::SEAT_ROLE_WING}};
+  EXPECT_EQ(seats, expected);
+  for (const auto& seat : demo->seats()) {
+    EXPECT_EQ(seat.side(), seat.role() == v1::SEAT_ROLE_UMPIRE ? "" : seat.id().substr(0, seat.id().find('/'))) << seat.id();
+    EXPECT_FALSE(seat.description().empty()) << seat.id();
+  }
+
+  // The same seats, with the same labels, as the invites of a demo game (less the spectators' link).
+  auto created = create_demo(c);
+  ASSERT_TRUE(created.has_game_created()) << created.DebugString();
+  std::vector<std::pair<std::string, std::string>> invited;
+  for (const auto& inv : created.game_created().invites()) {
+    if (inv.seat() != "spectator") invited.emplace_back(inv.seat(), inv.description());
+  }
+  std::vector<std::pair<std::string, std::string>> listed;
+  for (const auto& seat : demo->seats()) listed.emplace_back(seat.id(), seat.description());
+  EXPECT_EQ(listed, invited);
+
+  // Uploaded: the demo's own text answers one scenario, unnamed, with the same seats.
+  v1::Envelope upload;
+  upload.mutable_list_scenarios()->set_scenario_text(std::string(codec::find_bundled_scenario("demo")->text));
+  auto u = c.call(upload);
+  ASSERT_TRUE(u.has_scenario_list()) << u.DebugString();
+  ASSERT_EQ(u.scenario_list().scenarios_size(), 1);
+  const auto& one = u.scenario_list().scenarios(0);
+  EXPECT_EQ(one.name(), "");
+  EXPECT_EQ(one.title(), demo->title());
+  ASSERT_EQ(one.seats_size(), demo->seats_size());
+  for (int i = 0; i < one.seats_size(); ++i) EXPECT_EQ(one.seats(i).SerializeAsString(), demo->seats(i).SerializeAsString());
 }
 
 TEST_F(GameTest, CreateJoinViewAndSurviveRestart) {
@@ -201,6 +255,14 @@ TEST_F(GameTest, BadScenariosAreRefusedWithTheirProblemsAndStoreNothing) {
   EXPECT_EQ(r2.error().code(), v1::ERROR_CODE_BAD_SCENARIO);
   EXPECT_NE(r2.error().context().at("problems").find("uploaded:2:"), std::string::npos)
       << r2.error().context().at("problems");
+
+  // Asked before creating (ListScenarios with the text): the same problems, nothing stored.
+  v1::Envelope check;
+  check.mutable_list_scenarios()->set_scenario_text("name: \"x\"\ntable_width: {{{\n");
+  auto r4 = c.call(check);
+  ASSERT_TRUE(r4.has_error()) << r4.DebugString();
+  EXPECT_EQ(r4.error().code(), v1::ERROR_CODE_BAD_SCENARIO);
+  EXPECT_EQ(r4.error().context().at("problems"), r2.error().context().at("problems"));
 
   v1::Envelope empty;
   empty.mutable_create_game();

@@ -83,6 +83,7 @@ describe("GalloperClient requests", () => {
     await Promise.resolve();
     const [scenReq, gamesReq] = net.current.sent.slice(-2);
     expect(scenReq!.body.case).toBe("listScenarios");
+    expect(scenReq!.body.case === "listScenarios" && scenReq!.body.value.scenarioText).toBe("");
     expect(gamesReq!.body.case).toBe("listGames");
     expect(scenReq!.correlationId).not.toBe(gamesReq!.correlationId);
 
@@ -125,6 +126,11 @@ describe("GalloperClient requests", () => {
     await Promise.resolve();
     const upload = net.current.last();
     expect(upload.body.case === "createGame" && upload.body.value.source).toEqual({ case: "scenarioText", value: 'name: "mine"' });
+    // Asking the seats of an upload before creating: ListScenarios with its text.
+    void client.listScenarios({ text: 'name: "mine"' }).catch(() => {});
+    await Promise.resolve();
+    const check = net.current.last();
+    expect(check.body.case === "listScenarios" && check.body.value.scenarioText).toBe('name: "mine"');
 
     const joined = client.joinGame("g7", "t");
     await Promise.resolve();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { MissedDeadline, PlayMode, Vision, WebhookFormat } from "@gen/galloper/v1/protocol_pb";
-import { defaultSettingsForm, describeSettings, formatDuration, parseSeatList, settingsFromForm } from "../src/game/settings";
+import { create } from "@bufbuild/protobuf";
+import { MissedDeadline, PlayMode, SeatInfoSchema, SeatRole, Vision, WebhookFormat } from "@gen/galloper/v1/protocol_pb";
+import { botSeatChoices, defaultSettingsForm, describeSettings, formatDuration, keepTicked, settingsFromForm } from "../src/game/settings";
 
 describe("settings form -> GameSettings", () => {
   it("takes a daily deadline in a time zone instead of a duration", () => {
@@ -35,15 +36,37 @@ describe("settings form -> GameSettings", () => {
     expect(r.settings.timeZone).toBe("");
   });
 
-  it("lists the seats the bot plays, as typed, for the server to check", () => {
-    expect(parseSeatList(" red/left, blue/army\nblue/right ,, ")).toEqual(["red/left", "blue/army", "blue/right"]);
-    expect(parseSeatList("   ")).toEqual([]);
-    const r = settingsFromForm({ ...defaultSettingsForm, botSeats: "allies/left  french/army" });
+  it("offers the scenario's player seats to the bot and sends the ticked ones", () => {
+    const seat = (id: string, role: SeatRole, description: string) =>
+      create(SeatInfoSchema, { id, role, side: id.split("/")[0], description });
+    const seats = [
+      seat("umpire", SeatRole.UMPIRE, "Umpire"),
+      seat("french/army", SeatRole.ARMY, "French (Marshal Tallard)"),
+      seat("french/left", SeatRole.WING, "French: Left wing (Lt Gen Marsin)"),
+      seat("allies/army", SeatRole.ARMY, ""),
+      seat("allies/left", SeatRole.WING, "Allies: Left wing"),
+    ];
+    const choices = botSeatChoices(seats);
+    // Never the umpire; a seat without a description is labelled by its id.
+    expect(choices).toEqual([
+      { id: "french/army", label: "French (Marshal Tallard)" },
+      { id: "french/left", label: "French: Left wing (Lt Gen Marsin)" },
+      { id: "allies/army", label: "allies/army" },
+      { id: "allies/left", label: "Allies: Left wing" },
+    ]);
+    // Ticks follow the scenario's order; a new scenario keeps only the seats it has.
+    expect(keepTicked(["allies/left", "french/army"], choices)).toEqual(["french/army", "allies/left"]);
+    expect(keepTicked(["allies/left", "red/left", "umpire"], choices.slice(0, 2))).toEqual([]);
+    expect(keepTicked(["french/left", "red/left"], choices)).toEqual(["french/left"]);
+    expect(botSeatChoices([])).toEqual([]);
+
+    const r = settingsFromForm({ ...defaultSettingsForm, botSeats: keepTicked(["allies/left", "french/army"], choices) });
     if (!r.ok) throw new Error(r.message);
-    expect(r.settings.botSeats).toEqual(["allies/left", "french/army"]);
-    expect(Object.fromEntries(describeSettings(r.settings).map((x) => [x.key, x.value])).bots).toBe("allies/left, french/army");
+    expect(r.settings.botSeats).toEqual(["french/army", "allies/left"]);
+    expect(Object.fromEntries(describeSettings(r.settings).map((x) => [x.key, x.value])).bots).toBe("french/army, allies/left");
     const none = settingsFromForm(defaultSettingsForm);
     if (!none.ok) throw new Error(none.message);
+    expect(none.settings.botSeats).toEqual([]);
     expect(describeSettings(none.settings).find((x) => x.key === "bots")?.value).toBe("none");
   });
 
@@ -95,7 +118,7 @@ describe("settings form -> GameSettings", () => {
       webhookFormat: "discord",
       webhookDelivery: "each",
       digestTime: "",
-      botSeats: "",
+      botSeats: [],
     });
     expect(r.ok).toBe(true);
     if (!r.ok) return;

@@ -6,12 +6,15 @@ import {
   GameSettingsSchema,
   MissedDeadline,
   PlayMode,
+  SeatRole,
   Vision,
   WebhookFormat,
   type GameSettings,
+  type SeatInfo,
 } from "@gen/galloper/v1/protocol_pb";
 
-// What the form holds: strings as typed, so a half-filled form is representable.
+// What the form holds: strings as typed, so a half-filled form is representable
+// (the bot's seats: the ids ticked, from the scenario's own seats).
 export interface SettingsForm {
   mode: string; // "alternate" | "simultaneous"
   vision: string; // "side_shared" | "wing_only"
@@ -28,7 +31,7 @@ export interface SettingsForm {
   webhookFormat: string; // "json" | "discord" | "slack"
   webhookDelivery: string; // "each" (one POST per event) | "daily" (one digest a day)
   digestTime: string; // "" or "HH:MM": when daily digests go, in timeZone
-  botSeats: string; // seat ids the bot plays, separated by commas or spaces
+  botSeats: string[]; // ids of the seats ticked for the bot, in the scenario's order
 }
 
 export const defaultSettingsForm: SettingsForm = {
@@ -47,7 +50,7 @@ export const defaultSettingsForm: SettingsForm = {
   webhookFormat: "json",
   webhookDelivery: "each",
   digestTime: "",
-  botSeats: "",
+  botSeats: [],
 };
 
 export const MODE_CHOICES: [string, string, PlayMode][] = [
@@ -74,15 +77,26 @@ export const DELIVERY_CHOICES: [string, string, boolean][] = [
   ["daily", "A daily digest (at the digest time)", true],
 ];
 
-// The seats the bot plays, as typed: ids separated by commas or white space,
-// empties dropped. Which ids are player seats of the scenario is the
-// server's call (it names the one it refuses): the lobby is not told a
-// scenario's seats before the game exists.
-export function parseSeatList(text: string): string[] {
-  return text
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+// A seat the bot may be given: one checkbox in the create form.
+export interface BotSeatChoice {
+  id: string; // "french/army", "allies/left"
+  label: string; // the seat's description, e.g. "French: Left wing (Lt Gen Marsin)"
+}
+
+// The seats a bot may play: the scenario's player seats (a Marshal's own
+// troops, each wing), in the scenario's order; never the umpire. The server
+// sends them (ScenarioInfo.seats) and checks bot_seats against the same list.
+export function botSeatChoices(seats: readonly SeatInfo[]): BotSeatChoice[] {
+  return seats
+    .filter((s) => s.role === SeatRole.ARMY || s.role === SeatRole.WING)
+    .map((s) => ({ id: s.id, label: s.description || s.id }));
+}
+
+// The seats still ticked when the scenario changes: those the new one also
+// has, in its order (a seat it lacks would only be refused on create).
+export function keepTicked(ticked: Iterable<string>, choices: readonly BotSeatChoice[]): string[] {
+  const was = new Set(ticked);
+  return choices.filter((c) => was.has(c.id)).map((c) => c.id);
 }
 
 export type SettingsResult = { ok: true; settings: GameSettings } | { ok: false; field: keyof SettingsForm; message: string };
@@ -110,7 +124,7 @@ export function settingsFromForm(form: SettingsForm): SettingsResult {
   if (vision === undefined) return { ok: false, field: "vision", message: `unknown vision "${form.vision}"` };
   const missed = choice(MISSED_CHOICES, form.missedDeadline);
   if (missed === undefined) return { ok: false, field: "missedDeadline", message: `unknown missed-deadline policy "${form.missedDeadline}"` };
-  const numbers: [keyof SettingsForm, number, string][] = [
+  const numbers: [Exclude<keyof SettingsForm, "botSeats">, number, string][] = [
     ["stepDeadlineMinutes", 60, "The step deadline is a number of minutes (empty or 0: none)"],
     ["graceSeconds", 1, "The grace period is a whole number of seconds"],
     ["spectatorDelayTurns", 1, "The spectator delay is a whole number of turns"],
@@ -158,7 +172,7 @@ export function settingsFromForm(form: SettingsForm): SettingsResult {
     maxPlayerPauses: values.maxPlayerPauses ?? 0,
     maxPauseSeconds: values.maxPauseMinutes ?? 0,
     webhooks: url ? [{ url, format, dailyDigest }] : [],
-    botSeats: parseSeatList(form.botSeats),
+    botSeats: [...form.botSeats],
     digestTime: digest,
   });
   return { ok: true, settings };

@@ -135,8 +135,11 @@ export class GalloperClient {
     return this.send(body, expect, Math.max(0, deadline - Date.now()));
   }
 
-  listScenarios(): Promise<ScenarioList> {
-    return this.request({ case: "listScenarios", value: {} }, "scenarioList");
+  // The bundled scenarios; or, given an uploaded scenario's text, that one
+  // scenario checked as CreateGame would check it (its seats, or BAD_SCENARIO
+  // with the problems). Nothing is stored.
+  listScenarios(upload?: { text: string }): Promise<ScenarioList> {
+    return this.request({ case: "listScenarios", value: { scenarioText: upload?.text ?? "" } }, "scenarioList");
   }
 
   listGames(): Promise<GameList> {

@@ -9,8 +9,11 @@ import {
   MODE_CHOICES,
   VISION_CHOICES,
   WEBHOOK_CHOICES,
+  botSeatChoices,
   defaultSettingsForm,
+  keepTicked,
   settingsFromForm,
+  type BotSeatChoice,
   type SettingsForm,
 } from "../game/settings";
 import { clear, h } from "./dom";
@@ -32,7 +35,8 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
   });
   const description = h("p", { class: "scenario-description" });
   // Or a scenario of one's own, in protobuf text format: the server checks it
-  // on create and answers BAD_SCENARIO with each problem's line and column.
+  // as soon as it is chosen (ListScenarios with its text: its seats, or
+  // BAD_SCENARIO with each problem's line and column) and again on create.
   const fileInput = h("input", {
     type: "file",
     id: "scenario-file",
@@ -104,21 +108,41 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
   let scenarios: ScenarioInfo[] = [];
   let alive = true;
 
+  // The chosen scenario's description and the seats the bot may be given.
   const showDescription = () => {
-    if (uploaded) {
-      description.textContent = `Uploaded scenario: ${uploaded.fileName} (the server checks it when you create the game).`;
-      return;
-    }
+    if (uploaded) return;
     const sc = scenarios.find((x) => x.name === scenarioSelect.value);
     description.textContent = sc ? [sc.ruleset && `Ruleset: ${sc.ruleset}.`, sc.description].filter(Boolean).join(" ") : "";
+    settings.setBotSeats(sc ? botSeatChoices(sc.seats) : [], sc ? "" : "Choose a scenario to see its seats.");
   };
   scenarioSelect.addEventListener("change", showDescription);
+  let uploadCheck = 0; // the latest upload's check; an older answer is dropped
   const setUpload = (u: { fileName: string; text: string } | null) => {
     uploaded = u;
     scenarioSelect.disabled = !!u;
     clearUpload.hidden = !u;
-    if (!u) fileInput.value = "";
-    showDescription();
+    const check = ++uploadCheck;
+    if (!u) {
+      fileInput.value = "";
+      showDescription();
+      return;
+    }
+    description.textContent = `Uploaded scenario: ${u.fileName} (the server checks it now and again when you create the game).`;
+    settings.setBotSeats([], "Checking the uploaded scenario…");
+    client
+      .listScenarios({ text: u.text })
+      .then((list) => {
+        if (!alive || check !== uploadCheck) return;
+        const sc = list.scenarios[0];
+        description.textContent = `Uploaded scenario: ${u.fileName}${sc?.title ? ` — ${sc.title}` : ""}. ${sc?.description ?? ""}`.trim();
+        settings.setBotSeats(botSeatChoices(sc?.seats ?? []), "");
+      })
+      .catch((e) => {
+        if (!alive || check !== uploadCheck) return;
+        errors.show(describeError(e));
+        // BAD_SCENARIO lists the problems with their lines; create would be refused the same way.
+        settings.setBotSeats([], "None offered: the server could not check the uploaded scenario (see above).");
+      });
   };
   fileInput.addEventListener("change", () => {
     const file = fileInput.files?.[0];
@@ -216,21 +240,30 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
 export const settingsKey = (gameId: string) => `galloper.settings.${gameId}`;
 
 // The create form's settings: collapsed, defaults as the server's.
-function settingsFields(): { root: HTMLElement; read: () => SettingsForm; focus: (field: keyof SettingsForm) => void } {
-  const inputs = {} as Record<keyof SettingsForm, HTMLInputElement | HTMLSelectElement>;
-  const select = (key: keyof SettingsForm, choices: [string, string, unknown][]) => {
+function settingsFields(): {
+  root: HTMLElement;
+  read: () => SettingsForm;
+  focus: (field: keyof SettingsForm) => void;
+  setBotSeats: (choices: BotSeatChoice[], note: string) => void;
+} {
+  type TextField = Exclude<keyof SettingsForm, "botSeats">;
+  const inputs = {} as Record<TextField, HTMLInputElement | HTMLSelectElement>;
+  const select = (key: TextField, choices: [string, string, unknown][]) => {
     const el = h("select", { id: `set-${key}`, name: key, "data-testid": `setting-${key}` });
     for (const [value, label] of choices) el.append(h("option", { value }, label));
     el.value = defaultSettingsForm[key];
     inputs[key] = el;
     return el;
   };
-  const input = (key: keyof SettingsForm, attrs: Record<string, string | number>) => {
+  const input = (key: TextField, attrs: Record<string, string | number>) => {
     const el = h("input", { id: `set-${key}`, name: key, "data-testid": `setting-${key}`, value: defaultSettingsForm[key], ...attrs });
     inputs[key] = el;
     return el;
   };
-  const row = (key: keyof SettingsForm, label: string, control: HTMLElement, hint = "") => [
+  // The bot's seats: checkboxes filled in by setBotSeats from the scenario's seats.
+  const botSeats = h("div", { class: "bot-seats", role: "group", "aria-labelledby": "set-botSeats-label", "data-testid": "setting-botSeats" });
+  const botNote = h("span", { class: "muted setting-hint", "data-testid": "bot-seats-note" }, "Choose a scenario to see its seats.");
+  const row = (key: TextField, label: string, control: HTMLElement, hint = "") => [
     h("label", { for: `set-${key}` }, label),
     h("div", { class: "setting-control" }, control, hint ? h("span", { class: "muted setting-hint" }, hint) : null),
   ];
@@ -256,15 +289,29 @@ function settingsFields(): { root: HTMLElement; read: () => SettingsForm; focus:
       ...row("webhookFormat", "Webhook format", select("webhookFormat", WEBHOOK_CHOICES)),
       ...row("webhookDelivery", "Webhook sends", select("webhookDelivery", DELIVERY_CHOICES)),
       ...row("digestTime", "Digest time", input("digestTime", { placeholder: "HH:MM" }), "daily digests go then, in the time zone above (UTC if none); empty: at the daily deadline, else midnight"),
-      ...row("botSeats", "Bot plays", input("botSeats", { type: "text", placeholder: "e.g. allies/left, french/army" }), "seat ids, comma-separated: <army>/<wing>, or <army>/army for a Marshal's own troops; the server refuses any other"),
+      h("span", { id: "set-botSeats-label", class: "setting-label" }, "Bot plays"),
+      h("div", { class: "setting-control bot-seats-control" }, botSeats, botNote),
     ),
   );
+  const ticked = () => [...botSeats.querySelectorAll<HTMLInputElement>("input[type=checkbox]")].filter((b) => b.checked).map((b) => b.value);
   return {
     root,
-    read: () => Object.fromEntries(Object.entries(inputs).map(([k, el]) => [k, el.value])) as unknown as SettingsForm,
+    read: () => ({ ...(Object.fromEntries(Object.entries(inputs).map(([k, el]) => [k, el.value])) as Omit<SettingsForm, "botSeats">), botSeats: ticked() }),
     focus: (field) => {
       root.open = true;
-      inputs[field]?.focus();
+      (field === "botSeats" ? botSeats.querySelector("input") : inputs[field])?.focus();
+    },
+    // One checkbox per player seat of the chosen scenario; a seat ticked
+    // before stays ticked if this scenario has it too.
+    setBotSeats: (choices, note) => {
+      const keep = new Set(keepTicked(ticked(), choices));
+      clear(botSeats);
+      for (const c of choices) {
+        const box = h("input", { type: "checkbox", name: "botSeats", value: c.id, "data-seat": c.id });
+        box.checked = keep.has(c.id);
+        botSeats.append(h("label", { class: "bot-seat" }, box, " ", h("span", {}, c.label), " ", h("span", { class: "muted bot-seat-id" }, c.id)));
+      }
+      botNote.textContent = note || (choices.length ? "ticked seats are played by the server's bot; leave all unticked for a game of people" : "this scenario has no player seats");
     },
   };
 }
