@@ -57,6 +57,11 @@ struct GameOptions {
   // Both sides answer a phase in one step where the ruleset allows it
   // (play-by-web); otherwise sides alternate phase by phase as the text says.
   bool simultaneous = false;
+  // The game's views will be asked for with wing-only vision
+  // (ViewSettings::side_shared_vision false). A hint for the cost of working
+  // out who sees what, never for what is seen: a ruleset may then work out
+  // each seat's sight from the start rather than a side's first.
+  bool seat_vision = false;
 };
 
 // Per-game settings that change what a seat sees.

@@ -36,13 +36,13 @@ std::string MalbrookGame::phase() const { return std::string(to_string(state_.ph
 
 std::vector<Seat> MalbrookGame::seats() const { return seats_of(state_); }
 
-const SightTable& MalbrookGame::sight() const {
-  if (!sight_) sight_ = sight_table(state_);
+const SightTable& MalbrookGame::sight(SightGrain grain) const {
+  if (!sight_ || !sight_->serves(grain)) sight_ = sight_table(state_, grain);
   return *sight_;
 }
 
 View MalbrookGame::view_for(std::string_view seat, const ViewSettings& settings) const {
-  return malbrook::view_for(state_, sight(), seat, settings);
+  return malbrook::view_for(state_, sight(sight_grain(settings)), seat, settings);
 }
 
 StateHash MalbrookGame::state_hash() const { return malbrook::state_hash(state_); }
@@ -52,6 +52,7 @@ std::unique_ptr<Game> MalbrookGame::clone() const { return std::make_unique<Malb
 std::unique_ptr<Game> MalbrookGame::with_options(const GameOptions& options) const {
   GameState next = state_;
   next.simultaneous = options.simultaneous;
+  next.sight_memo.set_grain(options.seat_vision ? SightGrain::kSeat : SightGrain::kSide);
   return std::make_unique<MalbrookGame>(std::move(next));
 }
 
@@ -77,7 +78,7 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
   const bool umpire = seat == kUmpireSeat;
   std::set<std::string, std::less<>> seen;
   if (!umpire) {
-    const SightTable& sight = this->sight();
+    const SightTable& sight = this->sight(sight_grain(settings));
     for_each_shown(state_, sight, seat, settings,
                    [&](std::size_t i, Knowledge) { seen.insert(shown_id(state_, sight.scene.refs[i])); });
   }

@@ -62,7 +62,7 @@ class MalbrookGame final : public Game {
   Result<std::unique_ptr<Game>> from_snapshot(std::span<const std::uint8_t> bytes) const override;
 
  private:
-  const SightTable& sight() const;
+  const SightTable& sight(SightGrain grain) const;
   const std::vector<Decision>& owed() const;
   const MoveChecks* move_checks() const;  // in the movement phase
 

@@ -451,6 +451,7 @@ Result<GameState> restore_snapshot(const GameState& initial, std::span<const std
   }
   s.seed = initial.seed;
   s.terrain = initial.terrain;
+  s.sight_memo.set_grain(initial.sight_memo.grain());  // the game's options (with_options)
   return s;
 }
 

@@ -291,25 +291,40 @@ struct FallenLeader {
 
 struct SightTable;  // visibility.hpp
 
+// How finely a sight table (visibility.hpp) tells who sees a piece. kSide:
+// each piece observes for every seat of its side -- what side-shared views,
+// the umpire's and spectators' views, and every rule asking what a side sees
+// ("known enemy", charge targets) need. kSeat: each piece observes for its
+// own seat only, which wing-only views need; it answers all kSide does too,
+// and costs about three times as much to work out at big-battle scale.
+enum class SightGrain : std::uint8_t { kSide, kSeat };
+
 // The last sight table worked out for a state (visibility.hpp, sight_table):
 // a cache, not state. A GameState that changes keeps it, and sight_table
 // reuses it only while the seats, the scene and the terrain it was computed
 // for are exactly the state's, so what the engine decides never depends on
 // it. Not compared, hashed or stored; copies share the (immutable) table.
-// Atomic so that reading one state from two threads stays safe.
+// Atomic so that reading one state from two threads stays safe. It also
+// carries the grain the game's views will ask for (a hint set once, by the
+// game's options, so that the engine's own questions work out the table its
+// views need instead of a coarser one first).
 class SightMemo {
  public:
   SightMemo() = default;
-  SightMemo(const SightMemo& o) : last_(o.last_.load()) {}
+  SightMemo(const SightMemo& o) : last_(o.last_.load()), grain_(o.grain_) {}
   SightMemo& operator=(const SightMemo& o) {
     last_.store(o.last_.load());
+    grain_ = o.grain_;
     return *this;
   }
   std::shared_ptr<const SightTable> get() const { return last_.load(); }
   void set(std::shared_ptr<const SightTable> table) const { last_.store(std::move(table)); }
+  SightGrain grain() const { return grain_; }
+  void set_grain(SightGrain grain) { grain_ = grain; }
 
  private:
   mutable std::atomic<std::shared_ptr<const SightTable>> last_;
+  SightGrain grain_ = SightGrain::kSide;
 };
 
 struct GameState {

@@ -170,12 +170,21 @@ UnitView horse_holder_view(const Brigade& b, const std::vector<OrientedRect>& ba
 
 }  // namespace
 
+SightGrain sight_grain(const ViewSettings& settings) {
+  return settings.side_shared_vision ? SightGrain::kSide : SightGrain::kSeat;
+}
+
 View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& settings) {
-  return view_for(s, *sight_table(s), seat_id, settings);
+  return view_for(s, *sight_table(s, sight_grain(settings)), seat_id, settings);
 }
 
 void for_each_shown(const GameState& s, const SightTable& sight, std::string_view seat_id,
                     const ViewSettings& settings, const std::function<void(std::size_t, Knowledge)>& shown) {
+  if (!sight.serves(sight_grain(settings))) {
+    // A side's table cannot tell one wing's sight from another's.
+    for_each_shown(s, *sight_table(s, sight_grain(settings)), seat_id, settings, shown);
+    return;
+  }
   const std::vector<Seat>& seats = sight.seats;
   auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
   if (it == seats.end() || it->role == SeatRole::kSpectator) return;

@@ -21,6 +21,10 @@ namespace galloper::rules::malbrook {
 // Terrain, the table and the turn are public. An unknown seat sees only those.
 View view_for(const GameState& state, std::string_view seat, const ViewSettings& settings);
 
+// The sight table a view with these settings needs (visibility.hpp):
+// wing-only vision needs each seat's own sight, side-shared a side's.
+SightGrain sight_grain(const ViewSettings& settings);
+
 // view_for with this state's sight table (visibility.hpp, sight_table): who
 // sees what is the same for every seat and either vision setting (a seat's
 // view picks its bits), so one state needs it once however many seats are

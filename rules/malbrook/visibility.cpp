@@ -136,16 +136,31 @@ SeatMask SightTable::side_mask(std::string_view army) const {
   return mask;
 }
 
-std::shared_ptr<const SightTable> sight_table(const GameState& state) {
+std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain grain) {
+  if (state.sight_memo.grain() == SightGrain::kSeat) grain = SightGrain::kSeat;
   std::vector<Seat> seats = seats_of(state);
   MalbrookScene scene = build_scene(state, seats);
-  if (auto last = state.sight_memo.get();
-      last != nullptr && last->scene == scene && last->seats == seats && last->features == state.features) {
+  if (auto last = state.sight_memo.get(); last != nullptr && last->serves(grain) && last->scene == scene &&
+                                          last->seats == seats && last->features == state.features) {
     return last;
   }
   auto table = std::make_shared<SightTable>();
-  table->seen_by = compute_visibility(scene.scene, state.terrain, visibility_rules());
+  table->grain = grain;
   table->seats = std::move(seats);
+  if (grain == SightGrain::kSide) {
+    // Every piece observes for its whole side: the seats of its own seat's side.
+    Scene sided = scene.scene;
+    for (auto& o : sided.objects) {
+      SeatMask mask = 0;
+      for (std::size_t i = 0; i < table->seats.size() && i < 64; ++i) {
+        if ((o.observer_for & (SeatMask{1} << i)) != 0) mask |= table->side_mask(table->seats[i].side);
+      }
+      o.observer_for = mask;
+    }
+    table->seen_by = compute_visibility(sided, state.terrain, visibility_rules());
+  } else {
+    table->seen_by = compute_visibility(scene.scene, state.terrain, visibility_rules());
+  }
   table->scene = std::move(scene);
   table->features = state.features;
   state.sight_memo.set(table);

@@ -75,18 +75,28 @@ class SceneLookup {
 // object, the seats that see it (compute_visibility). The same for every
 // seat and either vision setting, so the engine's checks (known enemy,
 // charge targets) and every seat's view share it.
+//
+// At SightGrain::kSide, each piece observes for every seat of its side, so
+// seen_by[i] holds either all of a side's seats or none of them: exactly what
+// the kSeat table gives when its bits are read a side at a time (a side-shared
+// view, side_mask), for a third of the work.
 struct SightTable {
   std::vector<Seat> seats;
-  MalbrookScene scene;
+  MalbrookScene scene;            // as build_scene makes it (each piece observing for its own seat)
   std::vector<Feature> features;  // the terrain it was computed on
   std::vector<SeatMask> seen_by;  // seen_by[i]: the seats that see scene.scene.objects[i]
+  SightGrain grain = SightGrain::kSeat;
   // The seats of one side (bit i = seats[i]).
   SeatMask side_mask(std::string_view army) const;
+  // Whether this table answers questions asked at `wanted`.
+  bool serves(SightGrain wanted) const { return grain == SightGrain::kSeat || wanted == SightGrain::kSide; }
 };
-// The state's sight table: the one the state last computed when its seats,
-// scene and terrain are still the same (GameState::sight_memo), else worked
-// out now and remembered. Building the scene to compare costs a few
-// microseconds; computing the table ~1-4 ms at big-battle scale.
-std::shared_ptr<const SightTable> sight_table(const GameState& state);
+// The state's sight table at least as fine as `grain` (and as the grain the
+// state's memo asks for): the one the state last computed when its seats,
+// scene and terrain are still the same (GameState::sight_memo) and it is fine
+// enough, else worked out now and remembered. Building the scene to compare
+// costs a few microseconds; computing the table ~1 ms (kSide) to ~3.5 ms
+// (kSeat) at big-battle scale.
+std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain grain = SightGrain::kSide);
 
 }  // namespace galloper::rules::malbrook

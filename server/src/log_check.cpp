@@ -63,6 +63,7 @@ std::variant<std::unique_ptr<rules::Game>, std::string> initial_game(std::string
 rules::GameOptions game_options(const v1::GameSettings& settings) {
   rules::GameOptions options;
   options.simultaneous = settings.mode() == v1::PLAY_MODE_SIMULTANEOUS;
+  options.seat_vision = settings.vision() == v1::VISION_WING_ONLY;
   return options;
 }
 

@@ -302,9 +302,9 @@ struct StepCase {
   std::vector<rules::Answer> answers;
 };
 
-std::vector<StepCase> step_cases(const RecordedGame& g, std::size_t count) {
+std::vector<StepCase> step_cases(const RecordedGame& g, std::size_t count, const v1::GameSettings& settings) {
   const rules::Seed seed = *server::seed_of(g.record.seed);
-  auto initial = server::initial_game(g.record.scenario_text, g.record.settings, seed);
+  auto initial = server::initial_game(g.record.scenario_text, settings, seed);
   auto game = std::move(std::get<std::unique_ptr<rules::Game>>(initial));
   std::vector<StepCase> cases;
   for (const auto& e : g.log) {
@@ -319,12 +319,18 @@ std::vector<StepCase> step_cases(const RecordedGame& g, std::size_t count) {
   return cases;
 }
 
+// BM_RoomStep/<game>/<vision>: game 0 the demo, 1 Blenheim; vision 0
+// side-shared (the default), 1 wing-only, set on the game as a room does.
 void BM_RoomStep(benchmark::State& state) {
   const RecordedGame& g = recorded(static_cast<int>(state.range(0)));
-  const auto cases = step_cases(g, 120);
+  const bool wing_only = state.range(1) == 1;
+  v1::GameSettings game_settings = g.record.settings;
+  game_settings.set_vision(wing_only ? v1::VISION_WING_ONLY : v1::VISION_SIDE_SHARED);
+  const auto cases = step_cases(g, 120, game_settings);
   const rules::Seed seed = *server::seed_of(g.record.seed);
   const auto seats = cases.front().before->seats();
-  const rules::ViewSettings settings;  // wing-only vision
+  rules::ViewSettings settings;
+  settings.side_shared_vision = !wing_only;
   std::size_t i = 0;
   double slowest = 0;
   std::string bytes;
@@ -346,6 +352,6 @@ void BM_RoomStep(benchmark::State& state) {
   state.counters["seats"] = static_cast<double>(seats.size());
   state.counters["max_step_ms"] = slowest;
 }
-BENCHMARK(BM_RoomStep)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RoomStep)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Args({1, 1})->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -12,8 +12,6 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include <cstdio>
-#include <cstdlib>
 
 #include "codec/view_codec.hpp"
 #include "rules/core/dice.hpp"
@@ -277,7 +275,7 @@ BENCHMARK(BM_CommandDetermineControl)->Unit(benchmark::kMillisecond);
 
 // ---- A full turn as a room plays it ----
 //
-// BM_FullTurn/<turn>: the big battle (8 player seats: 2 armies x (army + 3
+// BM_FullTurn/<turn>/<vision>: the big battle (8 player seats: 2 armies x (army + 3
 // wings), and the umpire) from the start of turn 2 — initiative not yet
 // settled — played by the library bot (tests/rules/malbrook/bot.hpp, seed 7)
 // until the measured turn begins; that turn's answers are recorded (untimed).
@@ -330,8 +328,13 @@ void BM_FullTurn(benchmark::State& state) {
     state.SkipWithError(e.what());
     return;
   }
+  // Vision: 0 side-shared (the room's default), 1 wing-only, set on the game
+  // as a room does (GameOptions), so the engine works out each seat's sight.
+  const bool wing_only = state.range(1) == 1;
+  if (wing_only) c.first = c.first->with_options(GameOptions{.simultaneous = false, .seat_vision = true});
   const auto seats = c.first->seats();
-  const ViewSettings settings;  // wing-only vision, as the room's default
+  ViewSettings settings;
+  settings.side_shared_vision = !wing_only;
   const Seed seed = static_cast<const MalbrookGame&>(*c.first).state().seed;
   double slowest = 0;
   double resolving = 0;
@@ -363,7 +366,6 @@ void BM_FullTurn(benchmark::State& state) {
       const auto done = Clock::now();
       const double ms = std::chrono::duration<double, std::milli>(done - started).count();
       slowest = std::max(slowest, ms);
-      if (getenv("STEPS")) fprintf(stderr, "step %s answers=%zu resolve=%.2f views=%.2f\n", game->phase().c_str(), answers.size(), std::chrono::duration<double, std::milli>(resolved_at - started).count(), std::chrono::duration<double, std::milli>(done - resolved_at).count());
       total += ms;
       resolving += std::chrono::duration<double, std::milli>(resolved_at - started).count();
     }
@@ -378,7 +380,7 @@ void BM_FullTurn(benchmark::State& state) {
   state.counters["max_step_ms"] = slowest;
   state.counters["resolve_share"] = total > 0 ? resolving / total : 0.0;
 }
-BENCHMARK(BM_FullTurn)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FullTurn)->Args({2, 0})->Args({4, 0})->Args({2, 1})->Args({4, 1})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace galloper::rules::malbrook

@@ -1,0 +1,110 @@
+// Sight tables at a side's grain and at a seat's (visibility.hpp,
+// SightGrain): the side's table answers every side-level question and every
+// side-shared view exactly as the seat's does, and a view that needs the
+// seat's grain never reads a side's table. Played on Blenheim by the library
+// bot so that the lines close and pieces are seen, hidden and fighting.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <variant>
+
+#include "proto/codec/scenario_codec.hpp"
+#include "rules/malbrook/game.hpp"
+#include "rules/malbrook/view.hpp"
+#include "rules/malbrook/visibility.hpp"
+#include "tests/rules/malbrook/bot.hpp"
+#include "tests/rules/malbrook/golden_files.hpp"
+
+namespace galloper::rules::malbrook {
+namespace {
+
+GameState blenheim(std::uint32_t seed) {
+  auto loaded = codec::load_scenario(test::scenario_text("blenheim"), test::bot_seed(seed));
+  const auto* game = dynamic_cast<const MalbrookGame*>(std::get<codec::NewGame>(loaded).game.get());
+  if (game == nullptr) {
+    ADD_FAILURE() << "blenheim did not load as a Malbrook game";
+    return {};
+  }
+  return game->state();
+}
+
+// A fresh copy of the state with no table remembered, asking at `grain`.
+std::shared_ptr<const SightTable> fresh(const GameState& s, SightGrain grain) {
+  GameState copy = s;
+  copy.sight_memo.set(nullptr);
+  return sight_table(copy, grain);
+}
+
+ViewSettings vision(bool side_shared) {
+  ViewSettings v;
+  v.side_shared_vision = side_shared;
+  return v;
+}
+
+bool same_units(const View& a, const View& b) {
+  if (a.units.size() != b.units.size()) return false;
+  for (std::size_t i = 0; i < a.units.size(); ++i) {
+    if (a.units[i].id != b.units[i].id || a.units[i].knowledge != b.units[i].knowledge) return false;
+  }
+  return true;
+}
+
+TEST(SightGrain, ASidesTableAgreesWithTheSeatsOnEverySideAndEverySideSharedView) {
+  GameState s = blenheim(5);
+  test::Bot bot(5);
+  int compared = 0;
+  for (int step = 0; step < 60 && !finished(s); ++step) {
+    if (step % 6 == 0) {
+      const auto side = fresh(s, SightGrain::kSide);
+      const auto seat = fresh(s, SightGrain::kSeat);
+      ASSERT_EQ(side->grain, SightGrain::kSide);
+      ASSERT_EQ(seat->grain, SightGrain::kSeat);
+      ASSERT_EQ(side->scene, seat->scene);
+      ASSERT_EQ(side->seen_by.size(), seat->seen_by.size());
+      for (const auto& army : s.armies) {
+        const SeatMask m = seat->side_mask(army.id);
+        for (std::size_t i = 0; i < seat->seen_by.size(); ++i) {
+          // Seen by some seat of the side at the seat's grain iff by all of them at the side's.
+          EXPECT_EQ((seat->seen_by[i] & m) != 0, (side->seen_by[i] & m) == m) << "object " << i << " army " << army.id;
+          EXPECT_TRUE((side->seen_by[i] & m) == 0 || (side->seen_by[i] & m) == m);
+        }
+      }
+      for (const auto& st : seat->seats) {
+        EXPECT_TRUE(same_units(view_for(s, *side, st.id, vision(true)), view_for(s, *seat, st.id, vision(true))))
+            << st.id;
+        // A wing-only view handed a side's table works the seat's out itself.
+        EXPECT_TRUE(same_units(view_for(s, *side, st.id, vision(false)), view_for(s, *seat, st.id, vision(false))))
+            << st.id;
+      }
+      ++compared;
+    }
+    auto r = test::resolve_bot_step(s, bot.answers(s), nullptr);
+    ASSERT_TRUE(r) << r.error().reason;
+    s = std::move(r->next);
+  }
+  EXPECT_GE(compared, 5);
+}
+
+TEST(SightGrain, TheGamesOptionsChooseTheGrainItsStatesWorkOut) {
+  const GameState s = blenheim(6);
+  const MalbrookGame plain(s);
+  const auto side_game = plain.with_options(GameOptions{.simultaneous = false, .seat_vision = false});
+  const auto seat_game = plain.with_options(GameOptions{.simultaneous = false, .seat_vision = true});
+  const auto& side_state = static_cast<const MalbrookGame&>(*side_game).state();
+  const auto& seat_state = static_cast<const MalbrookGame&>(*seat_game).state();
+  EXPECT_EQ(side_state.sight_memo.grain(), SightGrain::kSide);
+  EXPECT_EQ(seat_state.sight_memo.grain(), SightGrain::kSeat);
+  // The engine's own side-level questions work out the grain the views will need.
+  EXPECT_EQ(sight_table(side_state)->grain, SightGrain::kSide);
+  EXPECT_EQ(sight_table(seat_state)->grain, SightGrain::kSeat);
+  // A seat's table serves a side's question; a side's table is not reused for a seat's.
+  EXPECT_EQ(sight_table(seat_state, SightGrain::kSide), sight_table(seat_state, SightGrain::kSeat));
+  EXPECT_EQ(sight_table(side_state, SightGrain::kSeat)->grain, SightGrain::kSeat);
+  // A snapshot keeps the game's grain (it comes from the initial game's options).
+  const auto restored = seat_game->from_snapshot(seat_game->snapshot());
+  ASSERT_TRUE(restored) << restored.error().reason;
+  EXPECT_EQ(static_cast<const MalbrookGame&>(*restored.value()).state().sight_memo.grain(), SightGrain::kSeat);
+}
+
+}  // namespace
+}  // namespace galloper::rules::malbrook
