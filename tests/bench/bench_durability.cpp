@@ -30,6 +30,7 @@
 //    iteration in turn (wing-only vision, the costlier setting). Counter
 //    max_step_ms: the slowest step's wall time.
 #include <benchmark/benchmark.h>
+#include <google/protobuf/text_format.h>
 #include <stdlib.h>
 
 #include <algorithm>
@@ -38,6 +39,7 @@
 #include <future>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "codec/play_codec.hpp"
@@ -302,7 +304,7 @@ struct StepCase {
   std::vector<rules::Answer> answers;
 };
 
-std::vector<StepCase> step_cases(const RecordedGame& g, std::size_t count, const v1::GameSettings& settings) {
+std::vector<StepCase> step_cases(const RecordedGame& g, std::size_t count, std::string_view settings) {
   const rules::Seed seed = *server::seed_of(g.record.seed);
   auto initial = server::initial_game(g.record.scenario_text, settings, seed);
   auto game = std::move(std::get<std::unique_ptr<rules::Game>>(initial));
@@ -324,9 +326,15 @@ std::vector<StepCase> step_cases(const RecordedGame& g, std::size_t count, const
 void BM_RoomStep(benchmark::State& state) {
   const RecordedGame& g = recorded(static_cast<int>(state.range(0)));
   const bool wing_only = state.range(1) == 1;
-  v1::GameSettings game_settings = g.record.settings;
+  v1::GameSettings game_settings;
+  std::string settings_text;
+  if (!google::protobuf::TextFormat::ParseFromString(g.record.settings, &game_settings)) {
+    state.SkipWithError("the recorded settings do not parse");
+    return;
+  }
   game_settings.set_vision(wing_only ? v1::VISION_WING_ONLY : v1::VISION_SIDE_SHARED);
-  const auto cases = step_cases(g, 120, game_settings);
+  google::protobuf::TextFormat::PrintToString(game_settings, &settings_text);
+  const auto cases = step_cases(g, 120, settings_text);
   const rules::Seed seed = *server::seed_of(g.record.seed);
   const auto seats = cases.front().before->seats();
   rules::ViewSettings settings;
