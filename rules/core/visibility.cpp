@@ -1154,6 +1154,43 @@ struct Prepared {
     return r;
   }
 
+  // The hill or cover that blocked this pair's last line, tried first.
+  SightResult cached_terrain(const Obj& o, Vec2 eye, const Obj& t, Vec2 mark, const Cache& cache, Vec2 ab,
+                             double len) const {
+    switch (cache.kind) {
+      case Cache::kHill:
+        if (hill_blocks(cache.index, eye, mark, ab, len)) return {false, SightBlock::kHill, hills[cache.index].index};
+        break;
+      case Cache::kCover: {
+        const std::uint32_t one[1] = {cache.index};
+        if (SightResult r = cover(o, eye, t, mark, len, one); !r.visible) return r;
+        break;
+      }
+      case Cache::kBody:
+      case Cache::kNone: break;
+    }
+    return {true, SightBlock::kNone, 0};
+  }
+
+  // Once no body blocks the line: the hills gathered for it (pair_hills),
+  // then its woods and towns (pair_covers); what blocks goes in `cache`.
+  SightResult pair_terrain(const Obj& o, Vec2 eye, const Obj& t, Vec2 mark, Cache& cache, Vec2 ab, double len) const {
+    for (std::uint32_t h : pair_hills) {
+      if (hill_blocks(h, eye, mark, ab, len)) {
+        cache.kind = Cache::kHill;
+        cache.index = h;
+        return {false, SightBlock::kHill, hills[h].index};
+      }
+    }
+    std::uint32_t which = 0;
+    if (SightResult r = cover(o, eye, t, mark, len, pair_covers, &which); !r.visible) {
+      cache.kind = Cache::kCover;
+      cache.index = which;
+      return r;
+    }
+    return {true, SightBlock::kNone, 0};
+  }
+
   SightResult line_verdict(std::uint32_t oi, Vec2 eye, std::uint32_t ti, Vec2 mark, Cache& cache) const {
     // Cached bodies first: a hit settles the line without gathering.
     const Obj& o = objs[oi];
@@ -1173,19 +1210,7 @@ struct Prepared {
     }
     if (use_grid) return line_walk(oi, eye, ti, mark, cache, ab, len);
     if (!gathered) gather_pair(oi, ti, pool);
-    switch (cache.kind) {
-      case Cache::kBody:
-        break;
-      case Cache::kHill:
-        if (hill_blocks(cache.index, eye, mark, ab, len)) return {false, SightBlock::kHill, hills[cache.index].index};
-        break;
-      case Cache::kCover: {
-        const std::uint32_t one[1] = {cache.index};
-        if (SightResult r = cover(o, eye, t, mark, len, one); !r.visible) return r;
-        break;
-      }
-      case Cache::kNone: break;
-    }
+    if (SightResult r = cached_terrain(o, eye, t, mark, cache, ab, len); !r.visible) return r;
     for (std::uint32_t b : pair_bodies) {
       if (cache.has_body(b)) continue;
       SightResult r = body(oi, eye, ab, len, b);
@@ -1196,20 +1221,7 @@ struct Prepared {
         return r;
       }
     }
-    for (std::uint32_t h : pair_hills) {
-      if (hill_blocks(h, eye, mark, ab, len)) {
-        cache.kind = Cache::kHill;
-        cache.index = h;
-        return {false, SightBlock::kHill, hills[h].index};
-      }
-    }
-    std::uint32_t which = 0;
-    if (SightResult r = cover(o, eye, t, mark, len, pair_covers, &which); !r.visible) {
-      cache.kind = Cache::kCover;
-      cache.index = which;
-      return r;
-    }
-    return {true, SightBlock::kNone, 0};
+    return pair_terrain(o, eye, t, mark, cache, ab, len);
   }
 
   // compute(): the line against the items of the grid cells it passes
@@ -1221,18 +1233,7 @@ struct Prepared {
                         double len) const {
     const Obj& o = objs[oi];
     const Obj& t = objs[ti];
-    switch (cache.kind) {
-      case Cache::kHill:
-        if (hill_blocks(cache.index, eye, mark, ab, len)) return {false, SightBlock::kHill, hills[cache.index].index};
-        break;
-      case Cache::kCover: {
-        const std::uint32_t one[1] = {cache.index};
-        if (SightResult r = cover(o, eye, t, mark, len, one); !r.visible) return r;
-        break;
-      }
-      case Cache::kBody:
-      case Cache::kNone: break;
-    }
+    if (SightResult r = cached_terrain(o, eye, t, mark, cache, ab, len); !r.visible) return r;
     const double top = std::max(o.elevation, t.elevation);
     pair_covers.clear();
     pair_hills.clear();
@@ -1256,20 +1257,7 @@ struct Prepared {
       return false;
     });
     if (!hit.visible) return hit;
-    for (std::uint32_t h : pair_hills) {
-      if (hill_blocks(h, eye, mark, ab, len)) {
-        cache.kind = Cache::kHill;
-        cache.index = h;
-        return {false, SightBlock::kHill, hills[h].index};
-      }
-    }
-    std::uint32_t which = 0;
-    if (SightResult r = cover(o, eye, t, mark, len, pair_covers, &which); !r.visible) {
-      cache.kind = Cache::kCover;
-      cache.index = which;
-      return r;
-    }
-    return {true, SightBlock::kNone, 0};
+    return pair_terrain(o, eye, t, mark, cache, ab, len);
   }
 
   SightResult body(std::uint32_t oi, Vec2 eye, Vec2 ab, double len, std::uint32_t bi) const {

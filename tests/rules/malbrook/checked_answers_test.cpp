@@ -7,9 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <variant>
 
-#include "proto/codec/scenario_codec.hpp"
 #include "rules/core/dice.hpp"
 #include "rules/malbrook/game.hpp"
 #include "tests/rules/malbrook/bot.hpp"
@@ -18,15 +16,7 @@
 namespace galloper::rules::malbrook {
 namespace {
 
-GameState demo(std::uint32_t seed) {
-  auto loaded = codec::load_scenario(test::scenario_text("demo"), test::bot_seed(seed));
-  const auto* game = dynamic_cast<const MalbrookGame*>(std::get<codec::NewGame>(loaded).game.get());
-  if (game == nullptr) {
-    ADD_FAILURE() << "the demo did not load as a Malbrook game";
-    return {};
-  }
-  return game->state();
-}
+GameState demo(std::uint32_t seed) { return test::scenario_state("demo", test::bot_seed(seed)); }
 
 bool has_order(const std::vector<Answer>& answers) {
   for (const auto& a : answers) {

@@ -44,17 +44,7 @@ using test::read_text;
 using test::scenario_text;
 
 GameState load(const std::string& name, std::uint32_t seed) {
-  auto loaded = codec::load_scenario(scenario_text(name), test::bot_seed(seed));
-  if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
-    ADD_FAILURE() << name << ": " << codec::format_problems(name, *problems);
-    return {};
-  }
-  const auto* game = dynamic_cast<const MalbrookGame*>(std::get<codec::NewGame>(loaded).game.get());
-  if (game == nullptr) {
-    ADD_FAILURE() << name << " is not a Malbrook game";
-    return {};
-  }
-  return game->state();
+  return test::scenario_state(name, test::bot_seed(seed));
 }
 
 struct Played {

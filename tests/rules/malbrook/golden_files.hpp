@@ -4,9 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <string>
+#include <variant>
+#include <vector>
 
 #include "proto/codec/scenario_codec.hpp"
+#include "rules/malbrook/game.hpp"
 
 namespace galloper::rules::malbrook::test {
 
@@ -31,6 +35,18 @@ inline std::string scenario_text(const std::string& name) {
   if (const auto* b = codec::find_bundled_scenario(name)) return std::string(b->text);
   if (name == "cavalry_clash") return read_text(golden_dir() / "cavalry.textproto");
   return {};
+}
+
+// The initial state of a scenario (scenario_text) with `seed`, as the server
+// starts it; throws with the scenario's problems if it does not load.
+inline GameState scenario_state(const std::string& name, const Seed& seed) {
+  auto loaded = codec::load_scenario(scenario_text(name), seed);
+  if (auto* problems = std::get_if<std::vector<codec::ScenarioProblem>>(&loaded)) {
+    throw std::runtime_error(name + ": " + codec::format_problems(name, *problems));
+  }
+  const auto* game = dynamic_cast<const MalbrookGame*>(std::get<codec::NewGame>(loaded).game.get());
+  if (game == nullptr) throw std::runtime_error(name + " is not a Malbrook game");
+  return game->state();
 }
 
 }  // namespace galloper::rules::malbrook::test

@@ -6,9 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
-#include <variant>
 
-#include "proto/codec/scenario_codec.hpp"
 #include "rules/malbrook/game.hpp"
 #include "rules/malbrook/view.hpp"
 #include "rules/malbrook/visibility.hpp"
@@ -18,15 +16,7 @@
 namespace galloper::rules::malbrook {
 namespace {
 
-GameState blenheim(std::uint32_t seed) {
-  auto loaded = codec::load_scenario(test::scenario_text("blenheim"), test::bot_seed(seed));
-  const auto* game = dynamic_cast<const MalbrookGame*>(std::get<codec::NewGame>(loaded).game.get());
-  if (game == nullptr) {
-    ADD_FAILURE() << "blenheim did not load as a Malbrook game";
-    return {};
-  }
-  return game->state();
-}
+GameState blenheim(std::uint32_t seed) { return test::scenario_state("blenheim", test::bot_seed(seed)); }
 
 // A fresh copy of the state with no table remembered, asking at `grain`.
 std::shared_ptr<const SightTable> fresh(const GameState& s, SightGrain grain) {
