@@ -149,11 +149,15 @@ std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain
   table->seats = std::move(seats);
   if (grain == SightGrain::kSide) {
     // Every piece observes for its whole side: the seats of its own seat's side.
+    std::vector<SeatMask> side_of_seat;  // bit i's side, as a mask
+    for (std::size_t i = 0; i < table->seats.size() && i < 64; ++i) {
+      side_of_seat.push_back(table->side_mask(table->seats[i].side));
+    }
     Scene sided = scene.scene;
     for (auto& o : sided.objects) {
       SeatMask mask = 0;
-      for (std::size_t i = 0; i < table->seats.size() && i < 64; ++i) {
-        if ((o.observer_for & (SeatMask{1} << i)) != 0) mask |= table->side_mask(table->seats[i].side);
+      for (std::size_t i = 0; i < side_of_seat.size(); ++i) {
+        if ((o.observer_for & (SeatMask{1} << i)) != 0) mask |= side_of_seat[i];
       }
       o.observer_for = mask;
     }
