@@ -1,6 +1,6 @@
 #include "rules/malbrook/game.hpp"
 
-#include <set>
+#include <algorithm>
 
 #include "rules/core/decision.hpp"
 #include "rules/malbrook/edit.hpp"
@@ -76,17 +76,35 @@ Result<Resolution> MalbrookGame::resolve(const std::vector<Answer>& answers, Dic
 std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& events, std::string_view seat,
                                                       const ViewSettings& settings) const {
   const bool umpire = seat == kUmpireSeat;
-  std::set<std::string, std::less<>> seen;
+  // seen[i]: the seat is shown piece i of the table's scene.
+  std::vector<char> seen;
+  const SightTable* sight = nullptr;
   if (!umpire) {
-    const SightTable& sight = this->sight(sight_grain(settings));
-    for_each_shown(state_, sight, seat, settings,
-                   [&](std::size_t i, Knowledge) { seen.insert(shown_id(state_, sight.scene.refs[i])); });
+    sight = &this->sight(sight_grain(settings));
+    seen.assign(sight->scene.refs.size(), 0);
+    for_each_shown(state_, *sight, seat, settings, [&](std::size_t i, Knowledge) { seen[i] = 1; });
+    if (piece_ids_of_ != sight_) {
+      piece_ids_.clear();
+      for (std::size_t i = 0; i < sight->scene.refs.size(); ++i) piece_ids_.emplace_back(shown_id(state_, sight->scene.refs[i]), i);
+      std::sort(piece_ids_.begin(), piece_ids_.end());
+      piece_ids_of_ = sight_;
+    }
   }
+  // A subject is seen when any piece of that id is (ids are unique within a
+  // kind of piece; the lookup does not rely on them being unique across kinds).
+  auto seen_id = [&](const std::string& id) {
+    auto it = std::lower_bound(piece_ids_.begin(), piece_ids_.end(), id,
+                               [](const auto& entry, const std::string& key) { return entry.first < key; });
+    for (; it != piece_ids_.end() && it->first == id; ++it) {
+      if (seen[it->second] != 0) return true;
+    }
+    return false;
+  };
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < events.size(); ++i) {
     const Event& e = events[i];
     bool shown = umpire || e.is_public;
-    for (const auto& id : e.subjects) shown = shown || seen.count(id) > 0;
+    for (const auto& id : e.subjects) shown = shown || seen_id(id);
     if (shown) out.push_back(i);
   }
   return out;

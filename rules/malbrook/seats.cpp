@@ -17,6 +17,28 @@ std::string seat_of(const GameState& state, const Messenger& m) {
   return from != nullptr ? seat_of(*from) : army_seat(m.army);
 }
 
+namespace {
+
+// seat == army + "/" + tail.
+bool is_seat(std::string_view seat, std::string_view army, std::string_view tail) {
+  return seat.size() == army.size() + 1 + tail.size() && seat.starts_with(army) && seat[army.size()] == '/' &&
+         seat.ends_with(tail);
+}
+
+// The tail of seat_of for a gun or leader: its wing, or the army's seat.
+std::string_view tail_of(std::string_view wing) { return wing.empty() ? std::string_view("army") : wing; }
+
+}  // namespace
+
+bool commands(std::string_view seat, const Brigade& b) { return is_seat(seat, b.army, b.wing); }
+bool commands(std::string_view seat, const Gun& g) { return is_seat(seat, g.army, tail_of(g.wing)); }
+bool commands(std::string_view seat, const Leader& l) { return is_seat(seat, l.army, tail_of(l.wing)); }
+
+bool commands(std::string_view seat, const GameState& state, const Messenger& m) {
+  const Leader* from = state.find_leader(m.from);
+  return from != nullptr ? commands(seat, *from) : is_seat(seat, m.army, "army");
+}
+
 std::vector<Seat> seats_of(const GameState& state) {
   std::vector<Seat> seats;
   seats.push_back({std::string(kUmpireSeat), SeatRole::kUmpire, "", "", "Umpire"});

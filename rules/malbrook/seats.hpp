@@ -23,5 +23,11 @@ std::string seat_of(const Leader& l);
 // A messenger: the seat of the leader who sent it (the army's seat if he is
 // no longer listed).
 std::string seat_of(const GameState& state, const Messenger& m);
+// seat_of(piece) == seat, without building the seat's name (a view asks it
+// of every piece for every seat).
+bool commands(std::string_view seat, const Brigade& b);
+bool commands(std::string_view seat, const Gun& g);
+bool commands(std::string_view seat, const Leader& l);
+bool commands(std::string_view seat, const GameState& state, const Messenger& m);
 
 }  // namespace galloper::rules::malbrook

@@ -209,23 +209,23 @@ void for_each_shown(const GameState& s, const SightTable& sight, std::string_vie
       shown(i, Knowledge::kUmpire);
       continue;
     }
-    std::string owner;
+    bool own = false;
     const std::string* side = nullptr;
     switch (ref.kind) {
-      case PieceKind::kBrigade: owner = seat_of(s.brigades[ref.index]); side = &s.brigades[ref.index].army; break;
-      case PieceKind::kGun: owner = seat_of(s.guns[ref.index]); side = &s.guns[ref.index].army; break;
-      case PieceKind::kLeader: owner = seat_of(s.leaders[ref.index]); side = &s.leaders[ref.index].army; break;
-      case PieceKind::kMessenger:
-        owner = seat_of(s, s.messengers[ref.index]);
-        side = &s.messengers[ref.index].army;
-        break;
+      case PieceKind::kBrigade:
       case PieceKind::kHorseHolders:
-        owner = seat_of(s.brigades[ref.index]);
+        own = commands(seat.id, s.brigades[ref.index]);
         side = &s.brigades[ref.index].army;
+        break;
+      case PieceKind::kGun: own = commands(seat.id, s.guns[ref.index]); side = &s.guns[ref.index].army; break;
+      case PieceKind::kLeader: own = commands(seat.id, s.leaders[ref.index]); side = &s.leaders[ref.index].army; break;
+      case PieceKind::kMessenger:
+        own = commands(seat.id, s, s.messengers[ref.index]);
+        side = &s.messengers[ref.index].army;
         break;
     }
     const bool seen = ((*seen_by)[i] & mine) != 0;
-    if (owner == seat.id) {
+    if (own) {
       shown(i, Knowledge::kOwn);
     } else if (*side == seat.side) {
       // Messengers of the seat's own side are always shown (RULINGS.md R23).
