@@ -57,15 +57,18 @@ v1::Knowledge knowledge(rules::Knowledge k) {
   return v1::KNOWLEDGE_UNSPECIFIED;
 }
 
+// Empty strings are left unset: proto3 writes neither, so the bytes are the
+// same, and an unset field costs no string on the arena.
 void unit(const rules::UnitView& u, v1::UnitView* out) {
   out->set_id(u.id);
   out->set_kind(unit_kind(u.kind));
-  out->set_side(u.side);
-  out->set_name(u.name);
+  if (!u.side.empty()) out->set_side(u.side);
+  if (!u.name.empty()) out->set_name(u.name);
   out->set_knowledge(knowledge(u.knowledge));
-  out->set_troop_type(u.troop_type);
-  out->set_grade(u.grade);
-  out->set_formation(u.formation);
+  if (!u.troop_type.empty()) out->set_troop_type(u.troop_type);
+  if (!u.grade.empty()) out->set_grade(u.grade);
+  if (!u.formation.empty()) out->set_formation(u.formation);
+  out->mutable_bases()->Reserve(static_cast<int>(u.bases.size()));
   for (const auto& b : u.bases) {
     v1::Rect* r = out->add_bases();
     point(b.center, r->mutable_center());
@@ -78,11 +81,11 @@ void unit(const rules::UnitView& u, v1::UnitView* out) {
   for (const auto& s : u.status) out->add_status(s);
   point(u.position, out->mutable_position());
   out->set_facing_deg(u.facing_deg);
-  out->set_command(u.command);
-  out->set_wing(u.wing);
+  if (!u.command.empty()) out->set_command(u.command);
+  if (!u.wing.empty()) out->set_wing(u.wing);
   out->set_last_seen_turn(u.last_seen_turn);
-  out->set_rank(u.rank);
-  out->set_attached_to(u.attached_to);
+  if (!u.rank.empty()) out->set_rank(u.rank);
+  if (!u.attached_to.empty()) out->set_attached_to(u.attached_to);
 }
 
 }  // namespace
@@ -110,12 +113,14 @@ void to_proto(const rules::View& view, galloper::v1::GameView* out) {
     tv->set_id(t.id);
     tv->set_kind(terrain_kind(t.kind));
     tv->set_name(t.name);
+    tv->mutable_outline()->Reserve(static_cast<int>(t.outline.size()));
     for (const auto& p : t.outline) point(p, tv->add_outline());
     tv->set_closed(t.closed);
     tv->set_elevation(t.elevation);
     tv->set_steep(t.steep);
     tv->set_major(t.major);
   }
+  out->mutable_units()->Reserve(static_cast<int>(view.units.size()));
   for (const auto& u : view.units) unit(u, out->add_units());
 }
 
