@@ -63,13 +63,20 @@ const Leader* controlling_leader(const GameState& s, const SceneLookup& scene,
                                  const Unit& unit, PieceKind kind, std::size_t unit_index,
                                  const std::vector<OrientedRect>& bases) {
   const auto target = scene.find(kind, unit_index);
+  // The bases' box: its gap to a leader's box is a lower bound of the
+  // footprints' gap, which saves working that out for leaders out of range
+  // (with a second kSlack to spare for rounding).
+  Aabb box;
+  for (const auto& r : bases) box.add(r.bounds());
   const Leader* best = nullptr;
   std::tuple<int, double, std::string> best_key;
   for (std::size_t li = 0; li < s.leaders.size(); ++li) {
     const Leader& l = s.leaders[li];
     if (!on_table(l) || !l.attached_to.empty() || !in_chain_of_command(l, unit)) continue;
     const double range = l.rank == LeaderRank::kMarshal ? kMarshalControlRange : kControlRange;
-    const double d = gap({footprint(l)}, bases);
+    const OrientedRect stand = footprint(l);
+    if (box.distance_to(stand.bounds()) > range + 2 * kSlack) continue;
+    const double d = gap({stand}, bases);
     if (d > range + kSlack) continue;
     const auto eye = scene.find(PieceKind::kLeader, li);
     if (!eye || !target) continue;
