@@ -89,6 +89,7 @@ struct Body {
   bool formed = true;
   bool routing = false;
   bool fired = false;
+  bool moving = false;  // moving_this_step in the Field's state (set by Field)
 };
 
 Body make_body(const Brigade& b, std::size_t i) {
@@ -132,6 +133,13 @@ class Field {
     }
     for (std::size_t i = 0; i < s.guns.size(); ++i) {
       if (on_table(s.guns[i])) bodies_.push_back(make_body(s.guns[i], i));
+    }
+    // moving_this_step for every body at once: a unit's first declaration decides.
+    std::map<std::string_view, bool> moving;
+    for (const auto& d : s.movement.declarations) moving.emplace(d.unit, d.mode != MoveMode::kNone && !d.executed);
+    for (auto& o : bodies_) {
+      const auto it = moving.find(o.id);
+      o.moving = it != moving.end() && it->second;
     }
   }
 
@@ -976,8 +984,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   // Where it ends: not on top of anything that stays put this step.
   for (const auto& o : field.bodies()) {
     if (o.id == p.unit) continue;
-    if (o.army == army && moving_this_step(s, o.id)) continue;  // judged once every order is in
-    if (o.army != army && moving_this_step(s, o.id)) continue;
+    if (o.moving) continue;  // judged once every order is in
     if (rects_overlap(end_rects, o.rects)) {
       return no("overlap", who + " would end on top of " + o.id + ".");
     }
