@@ -38,13 +38,26 @@ class EnemyOutlines {
     return best;
   }
 
+  // distance_from(army, stand) > limit, without finding the nearest: any
+  // piece within the limit settles it, and a box further than the limit
+  // (with room for rounding) cannot be.
+  bool farther_than(std::string_view army, const OrientedRect& stand, double limit) {
+    if (!built_) build();
+    const Aabb box = stand.bounds();
+    for (const auto& o : outlines_) {
+      if (o.army == army || box.distance_to(o.box) > limit + 1e-6) continue;
+      if (distance(stand, o.rect) <= limit) return false;
+    }
+    return true;
+  }
+
   // A leader's move allowance (leader_move_allowance).
   double allowance(const Leader& l, Vec2 from, Vec2 to) {
     Leader at = l;
     at.position = from;
-    const bool far_start = distance_from(l.army, footprint(at)) > kLeaderDoubleBeyond;
+    const bool far_start = farther_than(l.army, footprint(at), kLeaderDoubleBeyond);
     at.position = to;
-    const bool far_end = distance_from(l.army, footprint(at)) > kLeaderDoubleBeyond;
+    const bool far_end = far_start && farther_than(l.army, footprint(at), kLeaderDoubleBeyond);
     return far_start && far_end ? 2 * kLeaderMove : kLeaderMove;
   }
 
@@ -570,7 +583,7 @@ std::vector<Decision> command_pending(const GameState& s) {
                  (l.rank == LeaderRank::kMajorGeneral ? "" : ", issue orders, send a messenger") + ", listen).";
       d.default_option = "none";
       d.options = {{"none", "No actions"}};
-      const bool far = enemies.distance_from(l.army, footprint(l)) > kLeaderDoubleBeyond;
+      const bool far = enemies.farther_than(l.army, footprint(l), kLeaderDoubleBeyond);
       d.limits = {{"actions", static_cast<double>(n)}, {"move", far ? 2 * kLeaderMove : kLeaderMove}};
       out.push_back(std::move(d));
     }
