@@ -1737,8 +1737,12 @@ struct Prepared {
     pair_sym = false;
     SightResult r = pair_unmemoized(oi, ti);
     if (pair_sym && !hidden_memo.empty()) {
-      if (r.visible) seen[oi] |= objs[ti].seats;  // the target sees the observer too
-      else memo_set(ti, oi);
+      if (r.visible) {
+        seen[oi] |= objs[ti].seats;  // the target sees the observer too
+        witnesses.push_back({oi, ti, objs[ti].seats});
+      } else {
+        memo_set(ti, oi);
+      }
     }
     return r;
   }
@@ -1944,7 +1948,89 @@ struct Prepared {
     return list;
   }
 
-  const std::vector<SeatMask>& compute() {
+  // ---- From the last table (compute_from) ----
+  //
+  // A pair's verdict depends on its two objects, the terrain and the bodies
+  // its sight lines cross, all of which lie in the box of its sight points.
+  // So a pair whose ends are unchanged and whose box meets no changed
+  // blocker's box, old or new, has its last verdict: a witness that saw a
+  // target still sees it, and a seat that did not see a target still does
+  // not see it from such pairs.
+  std::vector<SightRecord::Witness> witnesses;  // this compute's proofs
+  bool incremental = false;
+  std::vector<std::uint8_t> changed;  // per object: new, or not equal to its last self
+  std::vector<SeatMask> rejudge;      // per object: seats whose last witnesses no longer hold
+  std::vector<Aabb> dirty;            // the boxes of changed blockers, old and new
+  std::vector<std::uint32_t> now_index;  // per last object: its index now, or kNewObject (gone or changed)
+  // Above these, a whole compute costs less than sorting out the changes.
+  static constexpr std::size_t kMaxDirty = 48;
+
+  bool pair_dirty(std::uint32_t oi, std::uint32_t ti) const {
+    Aabb u = objs[oi].pts_box;
+    u.add(objs[ti].pts_box);
+    for (const Aabb& d : dirty) {
+      if (d.intersects(u)) return true;
+    }
+    return false;
+  }
+
+  // The pair must be judged afresh (compute_from).
+  bool must_judge(std::uint32_t oi, std::uint32_t ti) const {
+    return changed[oi] != 0 || changed[ti] != 0 || (objs[oi].seats & rejudge[ti]) != 0 || pair_dirty(oi, ti);
+  }
+
+  // Sorts out what changed since `last` and takes the seats its witnesses
+  // still prove; false when a whole compute is the better course.
+  bool begin_from(const Scene& scene, const SightRecord& last, std::span<const std::uint32_t> last_index) {
+    const auto n = static_cast<std::uint32_t>(objs.size());
+    const auto m = static_cast<std::uint32_t>(last.scene.objects.size());
+    if (last_index.size() != n || last.blocks.size() != m) return false;
+    changed.assign(n, 0);
+    rejudge.assign(n, 0);
+    dirty.clear();
+    now_index.assign(m, kNewObject);
+    std::size_t n_changed = 0;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const std::uint32_t j = last_index[i];
+      if (j < m && now_index[j] == kNewObject && scene.objects[i] == last.scene.objects[j]) {
+        now_index[j] = i;
+        continue;
+      }
+      changed[i] = 1;
+      rejudge[i] = ~SeatMask{0};
+      ++n_changed;
+      if (objs[i].block != BlockClass::kNone) dirty.push_back(objs[i].box);
+    }
+    for (std::uint32_t j = 0; j < m; ++j) {
+      if (now_index[j] == kNewObject && !last.blocks[j].empty()) dirty.push_back(last.blocks[j]);
+    }
+    if (dirty.size() > kMaxDirty || 3 * n_changed > n) return false;
+    for (const auto& w : last.witnesses) {
+      if (w.target >= m || w.observer >= m) return false;
+      const std::uint32_t t = now_index[w.target];
+      if (t == kNewObject) continue;  // judged afresh
+      const std::uint32_t o = now_index[w.observer];
+      if (o != kNewObject && !pair_dirty(o, t)) {
+        seen[t] |= w.seats;
+        witnesses.push_back({t, o, w.seats});
+      } else {
+        rejudge[t] |= w.seats;
+      }
+    }
+    return true;
+  }
+
+  void fill(const Scene& scene, SightRecord& record) const {
+    record.scene = scene;
+    record.blocks.assign(objs.size(), Aabb{});
+    for (std::size_t i = 0; i < objs.size(); ++i) {
+      if (objs[i].block != BlockClass::kNone) record.blocks[i] = objs[i].box;
+    }
+    record.witnesses = witnesses;
+  }
+
+  const std::vector<SeatMask>& compute(const Scene* scene = nullptr, const SightRecord* last = nullptr,
+                                       std::span<const std::uint32_t> last_index = {}) {
     const std::uint32_t n = static_cast<std::uint32_t>(objs.size());
     unseen_used = 0;
     use_grid = true;
@@ -1956,6 +2042,13 @@ struct Prepared {
     hidden_memo.assign(n * memo_stride, 0);
     seen.assign(n, 0);
     for (std::uint32_t i = 0; i < n; ++i) seen[i] = objs[i].seats;
+    witnesses.clear();
+    incremental = scene != nullptr && last != nullptr && begin_from(*scene, *last, last_index);
+    if (!incremental) {
+      // begin_from may have taken some witnesses before giving up.
+      witnesses.clear();
+      for (std::uint32_t i = 0; i < n; ++i) seen[i] = objs[i].seats;
+    }
     // Observers on higher ground first: they see furthest and over bodies,
     // so the targets they settle are not judged again by the seats they
     // serve. Any order gives the same masks.
@@ -1979,15 +2072,20 @@ struct Prepared {
       for (std::uint32_t j : unseen) {
         if (j == oi) continue;
         const Obj& c = objs[j];
-        if (box_distance2(c.pts_box, o.pts_box) <= range2 && !cover_bound_apart(o, c) && !memo_get(oi, j))
+        if (box_distance2(c.pts_box, o.pts_box) <= range2 && !cover_bound_apart(o, c) && !memo_get(oi, j) &&
+            (!incremental || must_judge(oi, j))) {
           near_objs.push_back(j);
+        }
       }
       if (near_objs.empty()) continue;
       recent_n = 0;
       obs_blocker = UINT32_MAX;
       gather_screens(oi);
       for (std::uint32_t ti : near_objs) {
-        if (pair(oi, ti).visible) seen[ti] |= o.seats;
+        if (pair(oi, ti).visible) {
+          seen[ti] |= o.seats;
+          witnesses.push_back({ti, oi, o.seats});
+        }
       }
     }
     return seen;
@@ -2022,10 +2120,24 @@ VisibilityEngine::VisibilityEngine(VisibilityEngine&&) noexcept = default;
 VisibilityEngine& VisibilityEngine::operator=(VisibilityEngine&&) noexcept = default;
 
 const std::vector<SeatMask>& VisibilityEngine::compute(const Scene& scene, const TerrainMap& terrain,
-                                                       const VisibilityRules& rules) {
+                                                       const VisibilityRules& rules, SightRecord* record) {
   impl_->prepare(scene, terrain, rules);
-  return impl_->compute();
+  const auto& seen = impl_->compute();
+  if (record != nullptr) impl_->fill(scene, *record);
+  return seen;
 }
+
+const std::vector<SeatMask>& VisibilityEngine::compute_from(const SightRecord& last,
+                                                            std::span<const std::uint32_t> last_index,
+                                                            const Scene& scene, const TerrainMap& terrain,
+                                                            const VisibilityRules& rules, SightRecord* record) {
+  impl_->prepare(scene, terrain, rules);
+  const auto& seen = impl_->compute(&scene, &last, last_index);
+  if (record != nullptr) impl_->fill(scene, *record);
+  return seen;
+}
+
+bool VisibilityEngine::started_from_last() const { return impl_->incremental; }
 
 std::vector<SeatMask> compute_visibility(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& rules) {
   VisibilityEngine e;

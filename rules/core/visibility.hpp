@@ -135,6 +135,24 @@ class SightQueries {
   std::unique_ptr<Impl> impl_;
 };
 
+// What a later compute may start from (VisibilityEngine::compute_from): the
+// scene a table was worked out on and the proofs behind its masks. A cache:
+// the masks computed from it are exactly those of a whole compute.
+struct SightRecord {
+  // `observer` saw `target`, which gave `target` these seats (scene indices).
+  struct Witness {
+    std::uint32_t target = 0;
+    std::uint32_t observer = 0;
+    SeatMask seats = 0;
+  };
+  Scene scene;
+  std::vector<Aabb> blocks;         // per object: the box of what blocks sight (empty: it never blocks)
+  std::vector<Witness> witnesses;
+};
+
+// For compute_from: an object new to the scene.
+inline constexpr std::uint32_t kNewObject = 0xFFFFFFFFu;
+
 // The workhorse for views: for every object (scene order), the seats that see
 // it. An observer's own seats always see it. Keeps scratch buffers between
 // calls, so a long-lived engine allocates nothing once warm.
@@ -145,8 +163,25 @@ class VisibilityEngine {
   VisibilityEngine(VisibilityEngine&&) noexcept;
   VisibilityEngine& operator=(VisibilityEngine&&) noexcept;
 
-  const std::vector<SeatMask>& compute(const Scene& scene, const TerrainMap& terrain,
-                                       const VisibilityRules& rules);
+  // `record`, if given, is filled for a later compute_from.
+  const std::vector<SeatMask>& compute(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& rules,
+                                       SightRecord* record = nullptr);
+
+  // The masks compute(scene, terrain, rules) gives, worked out from `last` (a
+  // record made with the same terrain and rules): a seat keeps an object its
+  // last witness still proves, and only the pairs a change could alter are
+  // judged again -- those with a changed end, those whose sight lines a
+  // changed blocker's old or new box may cross, and those of seats whose
+  // witness no longer holds. last_index[i]: the index in last.scene of
+  // scene.objects[i], or kNewObject; an object equal to its last self is
+  // unchanged. Falls back to a whole compute when much has changed
+  // (VISIBILITY.md, "From the last table").
+  const std::vector<SeatMask>& compute_from(const SightRecord& last, std::span<const std::uint32_t> last_index,
+                                            const Scene& scene, const TerrainMap& terrain,
+                                            const VisibilityRules& rules, SightRecord* record = nullptr);
+  // Whether the last compute_from started from its record (false: it fell
+  // back to a whole compute).
+  bool started_from_last() const;
 
  private:
   struct Impl;

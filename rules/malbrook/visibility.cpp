@@ -140,20 +140,22 @@ std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain
   if (state.sight_memo.grain() == SightGrain::kSeat) grain = SightGrain::kSeat;
   std::vector<Seat> seats = seats_of(state);
   MalbrookScene scene = build_scene(state, seats);
-  if (auto last = state.sight_memo.get(); last != nullptr && last->serves(grain) && last->scene == scene &&
-                                          last->seats == seats && last->features == state.features) {
+  const auto last = state.sight_memo.get();
+  if (last != nullptr && last->serves(grain) && last->scene == scene && last->seats == seats &&
+      last->features == state.features) {
     return last;
   }
   auto table = std::make_shared<SightTable>();
   table->grain = grain;
   table->seats = std::move(seats);
+  Scene sided;
   if (grain == SightGrain::kSide) {
     // Every piece observes for its whole side: the seats of its own seat's side.
     std::vector<SeatMask> side_of_seat;  // bit i's side, as a mask
     for (std::size_t i = 0; i < table->seats.size() && i < 64; ++i) {
       side_of_seat.push_back(table->side_mask(table->seats[i].side));
     }
-    Scene sided = scene.scene;
+    sided = scene.scene;
     for (auto& o : sided.objects) {
       SeatMask mask = 0;
       for (std::size_t i = 0; i < side_of_seat.size(); ++i) {
@@ -161,9 +163,28 @@ std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain
       }
       o.observer_for = mask;
     }
-    table->seen_by = compute_visibility(sided, state.terrain, visibility_rules());
+  }
+  const Scene& computed = grain == SightGrain::kSide ? sided : scene.scene;
+  VisibilityEngine engine;
+  if (last != nullptr && last->grain == grain && last->seats == table->seats && last->features == state.features &&
+      last->record.scene.objects.size() == last->scene.refs.size()) {
+    // The state's last table, on the same terrain for the same seats: start
+    // from it. Pieces are matched by kind and index (a piece keeps its index
+    // in the state); an unchanged piece's scene object is equal to its last.
+    std::map<std::pair<PieceKind, std::size_t>, std::uint32_t> before;
+    for (std::size_t j = 0; j < last->scene.refs.size(); ++j) {
+      before.emplace(std::pair{last->scene.refs[j].kind, last->scene.refs[j].index}, static_cast<std::uint32_t>(j));
+    }
+    std::vector<std::uint32_t> last_index(scene.refs.size(), kNewObject);
+    for (std::size_t i = 0; i < scene.refs.size(); ++i) {
+      const auto it = before.find({scene.refs[i].kind, scene.refs[i].index});
+      if (it != before.end()) last_index[i] = it->second;
+    }
+    table->seen_by = engine.compute_from(last->record, last_index, computed, state.terrain, visibility_rules(),
+                                         &table->record);
+    table->from_last = engine.started_from_last();
   } else {
-    table->seen_by = compute_visibility(scene.scene, state.terrain, visibility_rules());
+    table->seen_by = engine.compute(computed, state.terrain, visibility_rules(), &table->record);
   }
   table->scene = std::move(scene);
   table->features = state.features;

@@ -86,6 +86,10 @@ struct SightTable {
   std::vector<Feature> features;  // the terrain it was computed on
   std::vector<SeatMask> seen_by;  // seen_by[i]: the seats that see scene.scene.objects[i]
   SightGrain grain = SightGrain::kSeat;
+  // What the next state's table starts from (VisibilityEngine::compute_from):
+  // the scene as computed (at kSide, each piece observing for its side).
+  SightRecord record;
+  bool from_last = false;  // worked out from the state's last table (compute_from), not afresh
   // The seats of one side (bit i = seats[i]).
   SeatMask side_mask(std::string_view army) const;
   // Whether this table answers questions asked at `wanted`.

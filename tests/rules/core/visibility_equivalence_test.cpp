@@ -1643,5 +1643,141 @@ TEST(VisibilityEquivalence, SightQueriesGiveCanSeesVerdicts) {
   EXPECT_GT(visible, 1000);
 }
 
+
+// ---- From the last table (VisibilityEngine::compute_from) ----
+
+// The next scene: `changes` objects moved, turned to another kind, firing or
+// not, serving other seats, gone, or new; the rest as they were. Returns each
+// object's index in `scene` (kNewObject for the new ones).
+std::vector<std::uint32_t> change_scene(Lcg& g, const TerrainMap& t, double w, double h, const Scene& scene,
+                                        int changes, Seats seats, Scene& next) {
+  next = scene;
+  std::vector<std::uint32_t> index(scene.objects.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<std::uint32_t>(i);
+  for (int k = 0; k < changes && !next.objects.empty(); ++k) {
+    const auto i = static_cast<std::size_t>(g.below(static_cast<int>(next.objects.size())));
+    SceneObject& o = next.objects[i];
+    switch (g.below(7)) {
+      case 0:
+      case 1: {  // moved up to 3" (a step's move)
+        const Vec2 d{g.next() * 6 - 3, g.next() * 6 - 3};
+        for (auto& b : o.bases) b.center = b.center + d;
+        for (auto& p : o.sight_points) p = p + d;
+        break;
+      }
+      case 2: o.shot_this_turn = !o.shot_this_turn; break;
+      case 3: o.kind = static_cast<SceneKind>(g.below(6)); break;
+      case 4: o.observer_for = o.observer_for == 0 ? SeatMask{1} : o.observer_for << 1; break;
+      case 5:  // gone
+        next.objects.erase(next.objects.begin() + static_cast<std::ptrdiff_t>(i));
+        index.erase(index.begin() + static_cast<std::ptrdiff_t>(i));
+        break;
+      case 6: {  // a new one
+        Scene one = random_scene(g, t, w, h, 1, seats);
+        next.objects.push_back(std::move(one.objects[0]));
+        index.push_back(kNewObject);
+        break;
+      }
+    }
+  }
+  return index;
+}
+
+TEST(VisibilityFromLast, ChangedScenesGiveTheMasksOfAWholeCompute) {
+  Lcg g{8080};
+  const VisibilityRules rules = malbrook_numbers();
+  VisibilityEngine whole;
+  VisibilityEngine from;  // one engine throughout, as a game keeps none: scratch must not leak
+  int started = 0;
+  int fell_back = 0;
+  for (int round = 0; round < 40; ++round) {
+    const double w = 40 + g.next() * 40, h = 30 + g.next() * 30;
+    const TerrainMap terrain = random_terrain(g, w, h);
+    const auto seats = static_cast<Seats>(round % 3);
+    Scene scene = random_scene(g, terrain, w, h, 30 + g.below(60), seats);
+    SightRecord record;
+    whole.compute(scene, terrain, rules, &record);
+    for (int step = 0; step < 12; ++step) {
+      // Mostly a few changes; now and then half the scene.
+      const int changes = step % 6 == 5 ? static_cast<int>(scene.objects.size()) / 2 : 1 + g.below(5);
+      Scene next;
+      const auto index = change_scene(g, terrain, w, h, scene, changes, seats, next);
+      const std::vector<SeatMask> want = whole.compute(next, terrain, rules);
+      SightRecord next_record;
+      ASSERT_EQ(from.compute_from(record, index, next, terrain, rules, &next_record), want)
+          << "round " << round << " step " << step;
+      (from.started_from_last() ? started : fell_back) += 1;
+      scene = std::move(next);
+      record = std::move(next_record);
+    }
+  }
+  // Both courses were taken, the incremental one mostly.
+  EXPECT_GT(started, 300);
+  EXPECT_GT(fell_back, 20);
+}
+
+TEST(VisibilityFromLast, BigBattleStepsGiveTheMasksOfAWholeCompute) {
+  const VisibilityRules rules = malbrook_numbers();
+  for (bool side_shared : {true, false}) {
+    Lcg g{20260521};
+    const TerrainMap terrain = battlefield(g);
+    Scene scene = battle(terrain, g, side_shared);
+    VisibilityEngine whole;
+    VisibilityEngine from;
+    SightRecord record;
+    whole.compute(scene, terrain, rules, &record);
+    int started = 0;
+    for (int step = 0; step < 30; ++step) {
+      // A step: a dozen pieces move up to 2" (or fire), none added or removed.
+      Scene next = scene;
+      std::vector<std::uint32_t> index(scene.objects.size());
+      for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<std::uint32_t>(i);
+      for (int k = 0; k < 12; ++k) {
+        SceneObject& o = next.objects[static_cast<std::size_t>(g.below(static_cast<int>(next.objects.size())))];
+        if (o.kind == SceneKind::kGun && g.next() < 0.5) {
+          o.shot_this_turn = !o.shot_this_turn;
+        } else {
+          const Vec2 d{g.next() * 4 - 2, g.next() * 4 - 2};
+          for (auto& b : o.bases) b.center = b.center + d;
+        }
+      }
+      const std::vector<SeatMask> want = whole.compute(next, terrain, rules);
+      SightRecord next_record;
+      ASSERT_EQ(from.compute_from(record, index, next, terrain, rules, &next_record), want)
+          << "side_shared " << side_shared << " step " << step;
+      started += from.started_from_last() ? 1 : 0;
+      scene = std::move(next);
+      record = std::move(next_record);
+    }
+    EXPECT_EQ(started, 30);
+  }
+}
+
+TEST(VisibilityFromLast, ARecordThatDoesNotFitIsNotUsed) {
+  Lcg g{31};
+  const VisibilityRules rules = malbrook_numbers();
+  const TerrainMap terrain = random_terrain(g, 60, 40);
+  const Scene scene = random_scene(g, terrain, 60, 40, 40, Seats::kWings);
+  VisibilityEngine engine;
+  SightRecord record;
+  engine.compute(scene, terrain, rules, &record);
+  const std::vector<SeatMask> want = compute_visibility(scene, terrain, rules);
+  // An index of the wrong length, and a record that never was filled.
+  const std::vector<std::uint32_t> short_index(scene.objects.size() - 1, 0);
+  EXPECT_EQ(engine.compute_from(record, short_index, scene, terrain, rules), want);
+  EXPECT_FALSE(engine.started_from_last());
+  std::vector<std::uint32_t> same(scene.objects.size());
+  for (std::size_t i = 0; i < same.size(); ++i) same[i] = static_cast<std::uint32_t>(i);
+  EXPECT_EQ(engine.compute_from(SightRecord{}, same, scene, terrain, rules), want);
+  EXPECT_FALSE(engine.started_from_last());
+  // Nothing changed: every seat is proved by its last witness.
+  EXPECT_EQ(engine.compute_from(record, same, scene, terrain, rules), want);
+  EXPECT_TRUE(engine.started_from_last());
+  // Two objects claiming one last self: the second counts as new.
+  std::vector<std::uint32_t> twice = same;
+  twice[1] = 0;
+  EXPECT_EQ(engine.compute_from(record, twice, scene, terrain, rules), want);
+}
+
 }  // namespace
 }  // namespace galloper::rules

@@ -75,6 +75,36 @@ TEST(SightGrain, ASidesTableAgreesWithTheSeatsOnEverySideAndEverySideSharedView)
   EXPECT_GE(compared, 5);
 }
 
+// Each step's table is worked out from the last state's (VisibilityEngine::
+// compute_from) and must equal one worked out afresh, at either grain.
+TEST(SightGrain, TablesWorkedOutFromTheLastStatesAreTheFreshOnes) {
+  for (SightGrain grain : {SightGrain::kSide, SightGrain::kSeat}) {
+    GameState s = blenheim(8);
+    s.sight_memo.set_grain(grain);
+    test::Bot bot(8);
+    int from_last = 0;
+    int tables = 0;
+    std::shared_ptr<const SightTable> previous;
+    for (int step = 0; step < 90 && !finished(s); ++step) {
+      const auto table = sight_table(s, grain);
+      if (table != previous) {
+        ++tables;
+        from_last += table->from_last ? 1 : 0;
+        const auto afresh = fresh(s, grain);
+        ASSERT_FALSE(afresh->from_last);
+        ASSERT_EQ(table->scene, afresh->scene) << "step " << step;
+        ASSERT_EQ(table->seen_by, afresh->seen_by) << "step " << step << " grain " << static_cast<int>(grain);
+      }
+      previous = table;
+      auto r = test::resolve_bot_step(s, bot.answers(s), nullptr);
+      ASSERT_TRUE(r) << r.error().reason;
+      s = std::move(r->next);
+    }
+    EXPECT_GE(tables, 20);
+    EXPECT_GE(from_last, tables / 2);  // most steps change a few pieces
+  }
+}
+
 TEST(SightGrain, TheGamesOptionsChooseTheGrainItsStatesWorkOut) {
   const GameState s = blenheim(6);
   const MalbrookGame plain(s);
