@@ -780,6 +780,64 @@ std::optional<double> first_contact(const OrientedRect& moving, Vec2 dir, double
   return first_contact(moving.polygon(), dir, max_distance, obstacle.polygon());
 }
 
+namespace {
+// Direction error lower_bound tolerates (per component of a unit vector).
+constexpr double kBoundDirSlack = 1e-9;
+}  // namespace
+
+ContactBound::ContactBound(const Polygon& moving, const Polygon& obstacle) {
+  if (moving.points.empty() || obstacle.points.empty()) return;
+  // Slack on each half-plane: first_contact accepts hits up to 1e-9 of an
+  // edge's length beyond its ends, 1e-9 behind the start and collinear ones
+  // within 1e-12 of the line; with the coordinates' rounding all of that is
+  // far below 1e-7 of the scene's extent.
+  double extent = 1;
+  for (const Polygon* p : {&moving, &obstacle}) {
+    for (Vec2 v : p->points) extent = std::max(extent, std::abs(v.x) + std::abs(v.y));
+  }
+  const double slack = 1e-7 * extent;
+  auto add_side = [&](Vec2 n) {
+    double lo = kInf;   // min over moving of dot(p, n)
+    double hi = -kInf;  // max over obstacle of dot(q, n)
+    for (Vec2 p : moving.points) lo = std::min(lo, dot(p, n));
+    for (Vec2 q : obstacle.points) hi = std::max(hi, dot(q, n));
+    // The hull of q - p lies in dot(x, n) <= hi - lo; the origin is outside
+    // by lo - hi. Keep only clear separations (then gap > slack > 0).
+    const double gap = lo - hi - slack;
+    if (gap > slack) sides_.push_back({n, gap});
+  };
+  sides_.reserve(moving.points.size() + obstacle.points.size());
+  for (const Polygon* p : {&moving, &obstacle}) {
+    // Outward normals for either winding; a degenerate polygon tries both.
+    const double area = p->signed_area();
+    for (std::size_t i = 0; i < p->edge_count(); ++i) {
+      const Vec2 d = p->edge(i).b - p->edge(i).a;
+      const double len = length(d);
+      if (len == 0) continue;
+      const Vec2 out = Vec2{d.y, -d.x} * (1.0 / len);  // right of the edge: outward when counter-clockwise
+      // The Minkowski difference's edges face as the obstacle's and opposite
+      // to the moving polygon's.
+      const double sign = (p == &obstacle ? 1.0 : -1.0) * (area < 0 ? -1.0 : 1.0);
+      add_side(out * sign);
+      if (area == 0) add_side(out * -sign);
+    }
+  }
+}
+
+double ContactBound::lower_bound(Vec2 dir) const {
+  double lb = 0;
+  for (const Side& s : sides_) {
+    // Reaching the half-plane needs t * dot(dir, n) <= -gap with the true
+    // direction, whose dot differs from this one's by at most 2e-9.
+    const double closing = -dot(dir, s.normal) + 2 * kBoundDirSlack;
+    if (closing <= 0) return kInf;
+    lb = std::max(lb, s.gap / closing);
+  }
+  // And a relative margin for first_contact's rounding where its ray runs
+  // nearly along an edge (its parameter is then ill-conditioned).
+  return lb * (1 - 1e-5);
+}
+
 // ---- Layout ----
 
 std::vector<OrientedRect> layout_ranks(Vec2 front_mid, double facing_deg, double w, double d, int count,

@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
 
 namespace galloper::rules {
 namespace {
@@ -380,6 +382,52 @@ TEST(Sweeps, FirstContact) {
   ASSERT_TRUE(d.has_value());
   EXPECT_NEAR(*d, 3 * std::sqrt(2.0), kTol);  // corner (2,1) to (5,4)
   EXPECT_EQ(*first_contact(a, {0, 1}, 5, OrientedRect{{4, 0}, 4, 2, 0}), 0);  // already touching
+}
+
+// ContactBound never exceeds what first_contact returns (and is infinite only
+// where first_contact finds nothing), on random rectangles against random
+// rectangles, triangles and L shapes in either winding, near, touching,
+// overlapping and far, with exact and slightly-off directions; and it is
+// tight for convex pairs (within the slack) where the ray meets the obstacle.
+TEST(Sweeps, ContactBoundIsALowerBoundOfFirstContact) {
+  std::mt19937 g(4242);
+  auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
+  int hits = 0, misses = 0, tight = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const double square_to = i % 3 == 0 ? 90.0 * static_cast<int>(real(0, 4)) : real(0, 360);
+    const OrientedRect m{{real(-50, 50), real(-50, 50)}, real(0.2, 12), real(0.2, 4), square_to};
+    const double spread = i % 4 == 0 ? 4 : 30;
+    const OrientedRect o{m.center + Vec2{real(-spread, spread), real(-spread, spread)}, real(0.2, 12), real(0.2, 4),
+                         i % 3 == 0 ? square_to : real(0, 360)};
+    Polygon obstacle = o.polygon();
+    const bool convex = i % 5 != 4;
+    if (!convex) {
+      const auto c = o.corners();
+      obstacle.points = {c[0], (c[0] + c[1]) * 0.5, (c[0] + c[2]) * 0.5, (c[1] + c[2]) * 0.5, c[2], c[3]};
+    } else if (i % 5 == 3) {
+      obstacle.points.pop_back();  // a triangle
+    }
+    if (i % 2 == 1) std::reverse(obstacle.points.begin(), obstacle.points.end());
+    const Polygon moving = m.polygon();
+    const ContactBound bound(moving, obstacle);
+    for (int k = 0; k < 40; ++k) {
+      const Vec2 dir = facing_unit(k < 8 ? 45.0 * k : real(0, 360));
+      const Vec2 off = dir + Vec2{real(-1e-9, 1e-9), real(-1e-9, 1e-9)};
+      const auto c = first_contact(moving, dir, 1e9, obstacle);
+      const double lb = bound.lower_bound(dir);
+      if (!c) {
+        ++misses;
+        continue;
+      }
+      ++hits;
+      ASSERT_LE(lb, *c) << "case " << i << " direction " << k;
+      ASSERT_LE(bound.lower_bound(off), *c) << "case " << i << " direction " << k;
+      if (convex && *c - lb < 1e-4 * (1 + *c)) ++tight;
+    }
+  }
+  EXPECT_GT(hits, 5000);
+  EXPECT_GT(misses, 5000);
+  EXPECT_GT(tight, hits / 2);
 }
 
 // ---- Layout ----
