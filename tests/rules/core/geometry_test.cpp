@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -145,6 +146,60 @@ TEST(Polygons, PolygonPolygonIntersectionAndDistance) {
   EXPECT_DOUBLE_EQ(distance(a, square(5, 6, 7, 8)), 5);     // corner to corner 3-4-5
   EXPECT_DOUBLE_EQ(distance(a, square(1, 1, 3, 3)), 0);
   EXPECT_DOUBLE_EQ(distance(a, Segment{{3, 1}, {3, 5}}), 1);
+}
+
+// The straightforward edge-to-edge distance: every pair of edges.
+double distance_every_pair(const Polygon& a, const Polygon& b) {
+  if (intersects(a, b)) return 0;
+  double best = kInf;
+  for (std::size_t i = 0; i < a.edge_count(); ++i) {
+    for (std::size_t j = 0; j < b.edge_count(); ++j) best = std::min(best, distance(a.edge(i), b.edge(j)));
+  }
+  return best;
+}
+
+// distance(Polygon, Polygon) measures vertex to edge once no edges can meet;
+// bit for bit what every pair of edges gives, on random rectangles (square to
+// the table and not), triangles and L shapes: far, near, touching, a hair
+// apart (inside and outside the 1e-6 box band), crossing and nested.
+TEST(Polygons, DistanceEqualsEveryPairOfEdges) {
+  std::mt19937 g(777);
+  auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
+  int zero = 0, hair = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const bool square_to = i % 3 == 0;
+    const OrientedRect ra{{real(-60, 60), real(-60, 60)}, real(0.1, 10), real(0.1, 4), square_to ? 0.0 : real(0, 360)};
+    OrientedRect rb{ra.center + Vec2{real(-12, 12), real(-12, 12)}, real(0.1, 10), real(0.1, 4),
+                    square_to ? 90.0 * static_cast<int>(real(0, 4)) : real(0, 360)};
+    if (i % 5 == 2) {
+      // Side by side along a's right flank, apart by nothing or a hair.
+      const double apart = std::array{0.0, 1e-12, 5e-10, 2e-9, 5e-7, 2e-6, -1e-10}[static_cast<std::size_t>(real(0, 7))];
+      rb = OrientedRect{ra.center + ra.right() * (ra.width / 2 + rb.width / 2 + apart) + ra.forward() * real(-3, 3),
+                        rb.width, rb.depth, ra.facing_deg};
+      if (apart > 0) ++hair;
+    }
+    Polygon a = ra.polygon();
+    Polygon b = rb.polygon();
+    if (i % 7 == 3) {
+      const auto c = rb.corners();
+      b.points = {c[0], (c[0] + c[1]) * 0.5, (c[0] + c[2]) * 0.5, (c[1] + c[2]) * 0.5, c[2], c[3]};
+    } else if (i % 7 == 5) {
+      a.points.pop_back();
+    }
+    const double want = distance_every_pair(a, b);
+    ASSERT_EQ(distance(a, b), want) << "case " << i;
+    ASSERT_EQ(distance(b, a), distance_every_pair(b, a)) << "case " << i;
+    if (a.points.size() == 4) {
+      ASSERT_EQ(distance(ra, b), want) << "case " << i;
+      if (b.points.size() == 4) {
+        ASSERT_EQ(distance(ra, rb), want) << "case " << i;
+      }
+    }
+    ASSERT_EQ(intersects(ra, b), intersects(ra.polygon(), b)) << "case " << i;
+    if (want == 0) ++zero;
+  }
+  EXPECT_GT(zero, 1000);
+  EXPECT_GT(hair, 1000);
 }
 
 TEST(Polygons, ConvexPenetration) {
