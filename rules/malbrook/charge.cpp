@@ -369,24 +369,22 @@ class ChargeSight {
     const Aabb box = env.bounds();
     const std::set<std::string>& seen = seen_by(b.army);
     std::vector<std::pair<double, std::string>> found;
-    auto consider = [&](const std::string& id, const Polygon& poly) {
+    auto consider = [&](const std::string& id, const Outline& o) {
       if (!seen.contains(id)) return;
       // Nothing beyond the sight range can be reached: the boxes' gap is a
       // lower bound of the footprints' (saves the path sweep for most pairs).
-      if (box.distance_to(poly.bounds()) > kChargeSightRange) return;
-      if (auto p = charge_path(env, poly, kChargeSightRange)) found.emplace_back(p->contact, id);
+      if (box.distance_to(o.box) > kChargeSightRange) return;
+      if (auto p = charge_path(env, o.poly, kChargeSightRange)) found.emplace_back(p->contact, id);
     };
     for (std::size_t i = 0; i < s_.brigades.size(); ++i) {
       const Brigade& o = s_.brigades[i];
       if (o.army == b.army || !unit_on_table(o)) continue;
-      if (!brigades_[i]) brigades_[i] = env_of(o).polygon();
-      consider(o.id, *brigades_[i]);
+      consider(o.id, brigade(i));
     }
     for (std::size_t i = 0; i < s_.guns.size(); ++i) {
       const Gun& g = s_.guns[i];
       if (g.army == b.army || !gun_fights(g)) continue;
-      if (!guns_[i]) guns_[i] = footprint(g).polygon();
-      consider(g.id, *guns_[i]);
+      consider(g.id, gun(i));
     }
     std::sort(found.begin(), found.end());
     std::vector<std::string> out;
@@ -394,7 +392,46 @@ class ChargeSight {
     return targets_.emplace(b.id, std::move(out)).first->second;
   }
 
+  // in_enemy_contact with the enemies' outlines kept; a pair whose boxes lie
+  // further apart than the contact gap (and a rounding margin) cannot be in
+  // contact, so its exact distance is not needed. The same answer.
+  bool in_enemy_contact(const Brigade& b) {
+    const Polygon p = env_of(b).polygon();
+    const Aabb box = p.bounds();
+    auto touches = [&](const Outline& o) {
+      return box.distance_to(o.box) <= kContactGap + kBoxMargin && distance(p, o.poly) <= kContactGap;
+    };
+    for (std::size_t i = 0; i < s_.brigades.size(); ++i) {
+      const Brigade& o = s_.brigades[i];
+      if (o.army == b.army || !unit_on_table(o)) continue;
+      if (touches(brigade(i))) return true;
+    }
+    for (std::size_t i = 0; i < s_.guns.size(); ++i) {
+      const Gun& g = s_.guns[i];
+      if (g.army == b.army || !gun_fights(g)) continue;
+      if (touches(gun(i))) return true;
+    }
+    return false;
+  }
+
  private:
+  static constexpr double kBoxMargin = 1e-6;
+  struct Outline {
+    Polygon poly;
+    Aabb box;
+  };
+  static Outline outline(Polygon p) {
+    const Aabb box = p.bounds();
+    return {std::move(p), box};
+  }
+  const Outline& brigade(std::size_t i) {
+    if (!brigades_[i]) brigades_[i] = outline(env_of(s_.brigades[i]).polygon());
+    return *brigades_[i];
+  }
+  const Outline& gun(std::size_t i) {
+    if (!guns_[i]) guns_[i] = outline(footprint(s_.guns[i]).polygon());
+    return *guns_[i];
+  }
   const std::set<std::string>& seen_by(const std::string& army) {
     auto it = seen_.find(army);
     if (it == seen_.end()) it = seen_.emplace(army, seen_by_army(s_, army)).first;
@@ -402,14 +439,15 @@ class ChargeSight {
   }
 
   const GameState& s_;
-  std::vector<std::optional<Polygon>> brigades_;
-  std::vector<std::optional<Polygon>> guns_;
+  std::vector<std::optional<Outline>> brigades_;
+  std::vector<std::optional<Outline>> guns_;
   std::map<std::string, std::set<std::string>, std::less<>> seen_;
   std::map<std::string, std::vector<std::string>, std::less<>> targets_;
 };
 
 // Why the brigade's own state keeps it from initiating a charge (RULINGS C2).
-std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b) {
+// `sight`, when given, answers the contact question from its kept outlines.
+std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b, ChargeSight* sight = nullptr) {
   const std::string who = "Brigade " + b.id;
   if (!is_cavalry(b.type)) return reject("not_cavalry", who + " is not cavalry: only cavalry charge.");
   if (!unit_on_table(b)) return reject("not_on_table", who + " is no longer on the table.");
@@ -423,14 +461,14 @@ std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b) {
       b.has(Status::kLooting)) {
     return reject("not_formed_to_charge", who + " is routing, retiring, evading, pursuing or looting.");
   }
-  if (in_enemy_contact(s, b)) return reject("in_contact", who + " is already in base-to-base contact with enemy.");
+  if (sight != nullptr ? sight->in_enemy_contact(b) : in_enemy_contact(s, b)) return reject("in_contact", who + " is already in base-to-base contact with enemy.");
   return std::nullopt;
 }
 
 // The brigade a line conformer follows may declare a charge with a target.
 bool lead_may_charge(const GameState& s, ChargeSight& sight, const Brigade& b) {
   const Brigade* lead = s.find_brigade(b.conform_to);
-  return lead != nullptr && !charge_barred(s, *lead) && !sight.targets(*lead).empty();
+  return lead != nullptr && !charge_barred(s, *lead, &sight) && !sight.targets(*lead).empty();
 }
 
 bool conforms_in_line(const Brigade& b) {
@@ -562,7 +600,7 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
   for (const auto& army : acting_armies(s)) {
     for (std::size_t i : brigades_right_to_left(s, army)) {
       const Brigade& b = s.brigades[i];
-      if (!may_charge(s, b)) continue;
+      if (charge_barred(s, b, &sight)) continue;  // may_charge
       // A conforming rear line never charges; a line conformer only with its
       // lead (RULINGS C19). Evading the foot within 1" is not a charge.
       std::vector<std::string> targets;
