@@ -535,6 +535,20 @@ double distance(const OrientedRect& a, const Polygon& b) {
   const auto ca = a.corners();
   return polygons_distance(ca, b.points);
 }
+double distance(std::span<const OrientedRect> group, const OrientedRect& b) {
+  const auto cb = b.corners();
+  const Aabb bb = bounds_of(cb);
+  double best = kInf;
+  for (const auto& r : group) {
+    const auto ca = r.corners();
+    // The boxes' gap is a lower bound of the rectangles' (rounding aside:
+    // the margin is far above it), so a rectangle skipped here would not
+    // have lowered the least.
+    if (bounds_of(ca).distance_to(bb) > best + 1e-6) continue;
+    best = std::min(best, polygons_distance(ca, cb));
+  }
+  return best;
+}
 double penetration(const OrientedRect& a, const OrientedRect& b) {
   return convex_penetration(a.polygon(), b.polygon());
 }

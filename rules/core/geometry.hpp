@@ -200,6 +200,10 @@ struct OrientedRect {
 // Edge-to-edge distance between footprints (0 if touching or overlapping).
 double distance(const OrientedRect& a, const OrientedRect& b);
 double distance(const OrientedRect& a, const Polygon& b);
+// The least distance(r, b) over the rectangles of `group` (a unit's bases);
+// +infinity for none. Rectangles whose box lies further from b's than the
+// best so far are not measured (the same value as measuring them all).
+double distance(std::span<const OrientedRect> group, const OrientedRect& b);
 // Interpenetration depth (separating axis); 0 if disjoint or touching.
 double penetration(const OrientedRect& a, const OrientedRect& b);
 // Overlap with a tolerance: interiors interpenetrate deeper than `tolerance`.

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <limits>
 #include <random>
+#include <span>
+#include <vector>
 
 namespace galloper::rules {
 namespace {
@@ -200,6 +202,34 @@ TEST(Polygons, DistanceEqualsEveryPairOfEdges) {
   }
   EXPECT_GT(zero, 1000);
   EXPECT_GT(hair, 1000);
+}
+
+// distance(group, rect) skips bases by their boxes: the same least distance
+// as measuring every base, for random groups (lines, columns, scattered) and
+// rectangles near and far, touching and overlapping.
+TEST(Polygons, GroupDistanceEqualsMeasuringEveryRectangle) {
+  std::mt19937 g(31337);
+  auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
+  int zero = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const double facing = i % 3 == 0 ? 0.0 : real(0, 360);
+    const int n = static_cast<int>(real(0, 7));
+    const std::vector<OrientedRect> group =
+        i % 2 == 0 ? layout_ranks({real(-40, 40), real(-40, 40)}, facing, real(0.5, 4), real(0.5, 2), n,
+                                  std::max(1, static_cast<int>(real(1, 5))), real(0, 0.5), real(0, 0.5))
+                   : [&] {
+                       std::vector<OrientedRect> v;
+                       for (int k = 0; k < n; ++k) v.push_back({{real(-40, 40), real(-40, 40)}, real(0.5, 4), real(0.5, 2), real(0, 360)});
+                       return v;
+                     }();
+    const Vec2 near = group.empty() ? Vec2{} : group[static_cast<std::size_t>(real(0, static_cast<double>(group.size())))].center;
+    const OrientedRect b{near + Vec2{real(-8, 8), real(-8, 8)}, real(0.3, 6), real(0.3, 3), i % 3 == 0 ? 90.0 : real(0, 360)};
+    double every = kInf;
+    for (const auto& r : group) every = std::min(every, distance(r, b));
+    ASSERT_EQ(distance(std::span(group), b), every) << "case " << i;
+    if (every == 0) ++zero;
+  }
+  EXPECT_GT(zero, 300);
 }
 
 TEST(Polygons, ConvexPenetration) {
