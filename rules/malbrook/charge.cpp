@@ -527,42 +527,65 @@ bool must_charge_again(const GameState&, const Brigade& b) {
 // The sweep tries the directions in order (straight ahead first, then
 // alternately right and left, further each time) and keeps a direction only
 // when it is nearer than the best so far by more than 1e-9 (ties go to the
-// straighter path). A cheap lower bound on each direction's contact distance
-// (ContactBound, worked out once for the pair) skips first_contact where it
-// could not change that: where nothing is within reach along the direction,
-// or where the bound is already no nearer than the best. So the answer is
-// exactly the full sweep's (the ChargePath test in tests/rules/malbrook/charge_test.cpp
-// compares them), at a handful of first_contacts instead of up to 181.
+// straighter path). Done literally that is up to 181 first_contacts a pair.
+// A cheap lower bound on each direction's contact distance (ContactBound,
+// worked out once for the pair) skips the ones that cannot change the answer:
+//  - where the bound is beyond reach (first_contact finds nothing), or no
+//    nearer than the best so far less 1e-9 (it would not be kept);
+//  - before the direction with the least bound (measured first: T inches),
+//    those whose bound exceeds T + 1e-6. Keeping or dropping such a
+//    direction can change what the sweep holds only while it holds something
+//    further than T + 1e-6 - n * 1e-9 after n more directions, and at that
+//    direction (n <= 181) both would be replaced by T all the same; from
+//    there on every direction is weighed as the sweep weighs it.
+// So the answer is exactly the full sweep's (the ChargePath test in
+// tests/rules/malbrook/charge_test.cpp compares them), at a few first_contacts.
 std::optional<ChargePath> charge_path(const OrientedRect& charger, const Polygon& target, double max_distance) {
   const Polygon poly = charger.polygon();
-  std::optional<ChargePath> best;
   const ContactBound bound(poly, target);
   const int steps = static_cast<int>(std::lround(kChargeDeviation / kPathStep));
-  // The bound takes a direction good to 1e-9: rotate the facing by the step
-  // (error ~1e-16 a step) rather than a sine and cosine for every direction.
+  const int count = 2 * steps + 1;
+  auto deviation = [](int k) { return (k + 1) / 2 * (k % 2 == 1 ? 1 : -1) * kPathStep; };
+  // 0, +step, -step, +2 step, ...: ties go to the straighter path. The bound
+  // takes a direction good to 1e-9: rotate the facing by the step (error
+  // ~1e-16 a step) rather than a sine and cosine for every direction.
+  std::vector<double> lower(static_cast<std::size_t>(count));
   const Vec2 ahead = facing_unit(charger.facing_deg);
   const double step_cos = std::cos(deg_to_rad(kPathStep));
   const double step_sin = std::sin(deg_to_rad(kPathStep));
   double dev_cos = 1;
   double dev_sin = 0;
-  for (int k = 0; k <= 2 * steps; ++k) {
-    // 0, +step, -step, +2 step, ...: ties go to the straighter path.
-    const int j = (k + 1) / 2 * (k % 2 == 1 ? 1 : -1);
+  int least = -1;
+  for (int k = 0; k < count; ++k) {
     if (k % 2 == 1) {
       const double c = dev_cos * step_cos - dev_sin * step_sin;
       dev_sin = dev_sin * step_cos + dev_cos * step_sin;
       dev_cos = c;
     }
-    const double sd = j >= 0 ? dev_sin : -dev_sin;
+    const double sd = k % 2 == 1 ? dev_sin : -dev_sin;
     const Vec2 near_dir{ahead.x * dev_cos + ahead.y * sd, ahead.y * dev_cos - ahead.x * sd};
     const double lb = bound.lower_bound(near_dir);
-    if (lb > max_distance + kGeomEpsilon) continue;       // first_contact finds nothing
-    if (best && lb >= best->contact - 1e-9) continue;     // it could not replace the best
-    const double dev = j * kPathStep;
+    lower[static_cast<std::size_t>(k)] = lb;
+    if (lb <= max_distance + kGeomEpsilon && (least < 0 || lb < lower[static_cast<std::size_t>(least)])) least = k;
+  }
+  std::optional<ChargePath> best;
+  if (least < 0) return best;  // nothing within reach in any direction
+  auto measure = [&](int k) {
+    const double dev = deviation(k);
     const Vec2 dir = facing_unit(charger.facing_deg + dev);
-    auto c = first_contact(poly, dir, max_distance, target);
+    const auto c = first_contact(poly, dir, max_distance, target);
+    return c ? std::optional<ChargePath>(ChargePath{dev, dir, *c}) : std::nullopt;
+  };
+  const std::optional<ChargePath> first = measure(least);
+  const double skip_above = first ? first->contact + 1e-6 : kInf;
+  for (int k = 0; k < count; ++k) {
+    const double lb = lower[static_cast<std::size_t>(k)];
+    if (lb > max_distance + kGeomEpsilon) continue;       // first_contact finds nothing
+    if (best && lb >= best->contact - 1e-9) continue;     // it would not be kept
+    if (k < least && lb > skip_above) continue;           // replaced at `least` whatever it does
+    const std::optional<ChargePath> c = k == least ? first : measure(k);
     if (!c) continue;
-    if (!best || *c < best->contact - 1e-9) best = ChargePath{dev, dir, *c};
+    if (!best || c->contact < best->contact - 1e-9) best = c;
   }
   return best;
 }

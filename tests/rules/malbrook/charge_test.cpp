@@ -530,8 +530,8 @@ namespace {
 // (charge.cpp). Against every direction tried with first_contact, as the
 // straightforward sweep does: the same path (deviation, direction, contact)
 // on random chargers and targets near, touching, overlapping, far and behind,
-// rotated every way and square to the table, rectangles and L-shaped
-// (non-convex) targets, with short and long reaches.
+// rotated every way and square to the table, faces turned to make near ties,
+// rectangles and L-shaped (non-convex) targets, with short and long reaches.
 TEST(ChargePath, SkippingDirectionsChangesNoPath) {
   std::mt19937 g(20261121);
   auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
@@ -549,6 +549,16 @@ TEST(ChargePath, SkippingDirectionsChangesNoPath) {
       target = OrientedRect::from_front_mid(charger.front_mid() + charger.forward() * apart, real(0.3, 6), real(0.3, 3),
                                             charger.facing_deg + 180);
       target.center = target.center + charger.right() * real(-4, 4);
+    }
+    if (i % 10 == 7) {
+      // A wide target whose face is turned an odd number of half steps
+      // (0.125 degrees) from square: two directions either side of its normal
+      // reach it at the same distance give or take rounding (near ties).
+      const double turn = 0.125 * (2 * static_cast<int>(real(-40, 40)) + 1);
+      const double along = real(1, 20);
+      const Vec2 ahead = facing_unit(charger.facing_deg + turn);
+      target = OrientedRect::from_front_mid(charger.center + ahead * along, real(20, 40), real(0.3, 3),
+                                            charger.facing_deg + turn + 180);
     }
     const double reach = i % 3 == 0 ? 1000 : real(0.5, 12);
     const Polygon poly = charger.polygon();
