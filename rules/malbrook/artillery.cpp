@@ -258,7 +258,8 @@ std::vector<LoneTarget> lone_targets_of(const GameState& s, const Brigade& b) {
   const OrientedRect env = envelope(bases, b.facing_deg);
   // Beyond musket range by the boxes (a lower bound of the gap): not a target.
   auto out_of_range = [&](const OrientedRect& stand) {
-    return me.box.distance_to(stand.bounds()) > kMusketRange + kSlack + kBoxSlack || gap(bases, stand) > kMusketRange + kSlack;
+    return me.box.distance_to(stand.bounds()) > kMusketRange + kSlack + kBoxSlack ||
+           gap(bases, stand) > kMusketRange + kSlack;
   };
   for (const auto& l : s.leaders) {
     if (l.army == b.army || l.killed || l.captured || !l.attached_to.empty()) continue;

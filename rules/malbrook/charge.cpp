@@ -461,7 +461,9 @@ std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b, Cha
       b.has(Status::kLooting)) {
     return reject("not_formed_to_charge", who + " is routing, retiring, evading, pursuing or looting.");
   }
-  if (sight != nullptr ? sight->in_enemy_contact(b) : in_enemy_contact(s, b)) return reject("in_contact", who + " is already in base-to-base contact with enemy.");
+  if (sight != nullptr ? sight->in_enemy_contact(b) : in_enemy_contact(s, b)) {
+    return reject("in_contact", who + " is already in base-to-base contact with enemy.");
+  }
   return std::nullopt;
 }
 

@@ -175,7 +175,8 @@ TEST(Polygons, DistanceEqualsEveryPairOfEdges) {
                     square_to ? 90.0 * static_cast<int>(real(0, 4)) : real(0, 360)};
     if (i % 5 == 2) {
       // Side by side along a's right flank, apart by nothing or a hair.
-      const double apart = std::array{0.0, 1e-12, 5e-10, 2e-9, 5e-7, 2e-6, -1e-10}[static_cast<std::size_t>(real(0, 7))];
+      const std::array gaps{0.0, 1e-12, 5e-10, 2e-9, 5e-7, 2e-6, -1e-10};
+      const double apart = gaps[static_cast<std::size_t>(real(0, 7))];
       rb = OrientedRect{ra.center + ra.right() * (ra.width / 2 + rb.width / 2 + apart) + ra.forward() * real(-3, 3),
                         rb.width, rb.depth, ra.facing_deg};
       if (apart > 0) ++hair;
@@ -219,11 +220,15 @@ TEST(Polygons, GroupDistanceEqualsMeasuringEveryRectangle) {
                                   std::max(1, static_cast<int>(real(1, 5))), real(0, 0.5), real(0, 0.5))
                    : [&] {
                        std::vector<OrientedRect> v;
-                       for (int k = 0; k < n; ++k) v.push_back({{real(-40, 40), real(-40, 40)}, real(0.5, 4), real(0.5, 2), real(0, 360)});
+                       for (int k = 0; k < n; ++k) {
+                         v.push_back({{real(-40, 40), real(-40, 40)}, real(0.5, 4), real(0.5, 2), real(0, 360)});
+                       }
                        return v;
                      }();
-    const Vec2 near = group.empty() ? Vec2{} : group[static_cast<std::size_t>(real(0, static_cast<double>(group.size())))].center;
-    const OrientedRect b{near + Vec2{real(-8, 8), real(-8, 8)}, real(0.3, 6), real(0.3, 3), i % 3 == 0 ? 90.0 : real(0, 360)};
+    const auto pick = static_cast<std::size_t>(real(0, static_cast<double>(group.size())));
+    const Vec2 near = group.empty() ? Vec2{} : group[pick].center;
+    const OrientedRect b{near + Vec2{real(-8, 8), real(-8, 8)}, real(0.3, 6), real(0.3, 3),
+                         i % 3 == 0 ? 90.0 : real(0, 360)};
     double every = kInf;
     for (const auto& r : group) every = std::min(every, distance(r, b));
     ASSERT_EQ(distance(std::span(group), b), every) << "case " << i;
