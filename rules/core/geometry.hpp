@@ -200,6 +200,10 @@ struct OrientedRect {
 // Edge-to-edge distance between footprints (0 if touching or overlapping).
 double distance(const OrientedRect& a, const OrientedRect& b);
 double distance(const OrientedRect& a, const Polygon& b);
+// The least distance(r, b) over the rectangles of `group` (a unit's bases);
+// +infinity for none. Rectangles whose box lies further from b's than the
+// best so far are not measured (the same value as measuring them all).
+double distance(std::span<const OrientedRect> group, const OrientedRect& b);
 // Interpenetration depth (separating axis); 0 if disjoint or touching.
 double penetration(const OrientedRect& a, const OrientedRect& b);
 // Overlap with a tolerance: interiors interpenetrate deeper than `tolerance`.
@@ -326,6 +330,33 @@ std::optional<double> first_contact(const Polygon& moving, Vec2 dir, double max_
                                     const Polygon& obstacle);
 std::optional<double> first_contact(const OrientedRect& moving, Vec2 dir, double max_distance,
                                     const OrientedRect& obstacle);
+
+// A cheap lower bound on first_contact(moving, dir, any max, obstacle) for
+// many directions, worked out once per pair (a charge path's sweep uses it to
+// skip directions that cannot reach the obstacle, or cannot beat a contact
+// already found). The translations that bring `moving` onto `obstacle` lie in
+// the convex hull of (obstacle point - moving point); each edge normal n of
+// either polygon gives a half-plane dot(x, n) <= c holding that hull, and a
+// ray from the origin that starts outside it by `gap` reaches it no sooner
+// than gap / -dot(dir, n). The half-planes are loosened by a slack far above
+// first_contact's own tolerances and rounding, so the bound holds for what
+// first_contact returns, not only for the exact contact. Any polygons (exact
+// when both are convex, looser otherwise).
+class ContactBound {
+ public:
+  ContactBound(const Polygon& moving, const Polygon& obstacle);
+  // <= first_contact(moving, dir, m, obstacle) whenever that has a value;
+  // +infinity where there is certainly none. `dir` a unit vector; one off by
+  // up to 1e-9 in each component (a rotated approximation) still bounds.
+  double lower_bound(Vec2 dir) const;
+
+ private:
+  struct Side {
+    Vec2 normal;  // unit
+    double gap;   // how far the origin lies outside the half-plane, less the slack
+  };
+  std::vector<Side> sides_;  // only those the origin lies outside of
+};
 
 // ---- Layout helpers (the ruleset decides formations; these place bases) ----
 

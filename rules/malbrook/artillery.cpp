@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <span>
 
 #include "rules/core/geometry.hpp"
 #include "rules/core/visibility.hpp"
@@ -49,11 +50,7 @@ bool formed(const Brigade& b) {
          !b.has(Status::kRetiring);
 }
 
-double gap(const std::vector<OrientedRect>& a, const OrientedRect& b) {
-  double best = kInf;
-  for (const auto& x : a) best = std::min(best, distance(x, b));
-  return best;
-}
+double gap(const std::vector<OrientedRect>& a, const OrientedRect& b) { return distance(std::span(a), b); }
 
 double gap(const std::vector<OrientedRect>& a, const std::vector<OrientedRect>& b) {
   double best = kInf;
@@ -256,19 +253,25 @@ struct LoneTarget {
 std::vector<LoneTarget> lone_targets_of(const GameState& s, const Brigade& b) {
   std::vector<LoneTarget> out;
   if (!is_foot(b.type) || !brigade_on_table(b) || b.has(Status::kRouting) || b.has(Status::kRetiring)) return out;
-  const auto bases = footprint(b);
+  const Body me = body_of(footprint(b));
+  const auto& bases = me.bases;
   const OrientedRect env = envelope(bases, b.facing_deg);
+  // Beyond musket range by the boxes (a lower bound of the gap): not a target.
+  auto out_of_range = [&](const OrientedRect& stand) {
+    return me.box.distance_to(stand.bounds()) > kMusketRange + kSlack + kBoxSlack ||
+           gap(bases, stand) > kMusketRange + kSlack;
+  };
   for (const auto& l : s.leaders) {
     if (l.army == b.army || l.killed || l.captured || !l.attached_to.empty()) continue;
     const OrientedRect stand = footprint(l);
-    if (gap(bases, stand) > kMusketRange + kSlack || !in_front_arc(env, stand.polygon(), kArtilleryArc)) continue;
+    if (out_of_range(stand) || !in_front_arc(env, stand.polygon(), kArtilleryArc)) continue;
     if (!lone(s, l.army, l.position, stand)) continue;
     out.push_back({l.id, false});
   }
   for (const auto& m : s.messengers) {
     if (m.army == b.army) continue;
     const OrientedRect stand = messenger_stand(m);
-    if (gap(bases, stand) > kMusketRange + kSlack || !in_front_arc(env, stand.polygon(), kArtilleryArc)) continue;
+    if (out_of_range(stand) || !in_front_arc(env, stand.polygon(), kArtilleryArc)) continue;
     if (!lone(s, m.army, m.position, stand)) continue;
     out.push_back({m.id, true});
   }

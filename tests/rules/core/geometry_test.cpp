@@ -2,9 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <random>
+#include <span>
+#include <vector>
 
 namespace galloper::rules {
 namespace {
@@ -143,6 +148,93 @@ TEST(Polygons, PolygonPolygonIntersectionAndDistance) {
   EXPECT_DOUBLE_EQ(distance(a, square(5, 6, 7, 8)), 5);     // corner to corner 3-4-5
   EXPECT_DOUBLE_EQ(distance(a, square(1, 1, 3, 3)), 0);
   EXPECT_DOUBLE_EQ(distance(a, Segment{{3, 1}, {3, 5}}), 1);
+}
+
+// The straightforward edge-to-edge distance: every pair of edges.
+double distance_every_pair(const Polygon& a, const Polygon& b) {
+  if (intersects(a, b)) return 0;
+  double best = kInf;
+  for (std::size_t i = 0; i < a.edge_count(); ++i) {
+    for (std::size_t j = 0; j < b.edge_count(); ++j) best = std::min(best, distance(a.edge(i), b.edge(j)));
+  }
+  return best;
+}
+
+// distance(Polygon, Polygon) measures vertex to edge once no edges can meet;
+// bit for bit what every pair of edges gives, on random rectangles (square to
+// the table and not), triangles and L shapes: far, near, touching, a hair
+// apart (inside and outside the 1e-6 box band), crossing and nested.
+TEST(Polygons, DistanceEqualsEveryPairOfEdges) {
+  std::mt19937 g(777);
+  auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
+  int zero = 0, hair = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const bool square_to = i % 3 == 0;
+    const OrientedRect ra{{real(-60, 60), real(-60, 60)}, real(0.1, 10), real(0.1, 4), square_to ? 0.0 : real(0, 360)};
+    OrientedRect rb{ra.center + Vec2{real(-12, 12), real(-12, 12)}, real(0.1, 10), real(0.1, 4),
+                    square_to ? 90.0 * static_cast<int>(real(0, 4)) : real(0, 360)};
+    if (i % 5 == 2) {
+      // Side by side along a's right flank, apart by nothing or a hair.
+      const std::array gaps{0.0, 1e-12, 5e-10, 2e-9, 5e-7, 2e-6, -1e-10};
+      const double apart = gaps[static_cast<std::size_t>(real(0, 7))];
+      rb = OrientedRect{ra.center + ra.right() * (ra.width / 2 + rb.width / 2 + apart) + ra.forward() * real(-3, 3),
+                        rb.width, rb.depth, ra.facing_deg};
+      if (apart > 0) ++hair;
+    }
+    Polygon a = ra.polygon();
+    Polygon b = rb.polygon();
+    if (i % 7 == 3) {
+      const auto c = rb.corners();
+      b.points = {c[0], (c[0] + c[1]) * 0.5, (c[0] + c[2]) * 0.5, (c[1] + c[2]) * 0.5, c[2], c[3]};
+    } else if (i % 7 == 5) {
+      a.points.pop_back();
+    }
+    const double want = distance_every_pair(a, b);
+    ASSERT_EQ(distance(a, b), want) << "case " << i;
+    ASSERT_EQ(distance(b, a), distance_every_pair(b, a)) << "case " << i;
+    if (a.points.size() == 4) {
+      ASSERT_EQ(distance(ra, b), want) << "case " << i;
+      if (b.points.size() == 4) {
+        ASSERT_EQ(distance(ra, rb), want) << "case " << i;
+      }
+    }
+    ASSERT_EQ(intersects(ra, b), intersects(ra.polygon(), b)) << "case " << i;
+    if (want == 0) ++zero;
+  }
+  EXPECT_GT(zero, 1000);
+  EXPECT_GT(hair, 1000);
+}
+
+// distance(group, rect) skips bases by their boxes: the same least distance
+// as measuring every base, for random groups (lines, columns, scattered) and
+// rectangles near and far, touching and overlapping.
+TEST(Polygons, GroupDistanceEqualsMeasuringEveryRectangle) {
+  std::mt19937 g(31337);
+  auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
+  int zero = 0;
+  for (int i = 0; i < 5000; ++i) {
+    const double facing = i % 3 == 0 ? 0.0 : real(0, 360);
+    const int n = static_cast<int>(real(0, 7));
+    const std::vector<OrientedRect> group =
+        i % 2 == 0 ? layout_ranks({real(-40, 40), real(-40, 40)}, facing, real(0.5, 4), real(0.5, 2), n,
+                                  std::max(1, static_cast<int>(real(1, 5))), real(0, 0.5), real(0, 0.5))
+                   : [&] {
+                       std::vector<OrientedRect> v;
+                       for (int k = 0; k < n; ++k) {
+                         v.push_back({{real(-40, 40), real(-40, 40)}, real(0.5, 4), real(0.5, 2), real(0, 360)});
+                       }
+                       return v;
+                     }();
+    const auto pick = static_cast<std::size_t>(real(0, static_cast<double>(group.size())));
+    const Vec2 near = group.empty() ? Vec2{} : group[pick].center;
+    const OrientedRect b{near + Vec2{real(-8, 8), real(-8, 8)}, real(0.3, 6), real(0.3, 3),
+                         i % 3 == 0 ? 90.0 : real(0, 360)};
+    double every = kInf;
+    for (const auto& r : group) every = std::min(every, distance(r, b));
+    ASSERT_EQ(distance(std::span(group), b), every) << "case " << i;
+    if (every == 0) ++zero;
+  }
+  EXPECT_GT(zero, 300);
 }
 
 TEST(Polygons, ConvexPenetration) {
@@ -380,6 +472,52 @@ TEST(Sweeps, FirstContact) {
   ASSERT_TRUE(d.has_value());
   EXPECT_NEAR(*d, 3 * std::sqrt(2.0), kTol);  // corner (2,1) to (5,4)
   EXPECT_EQ(*first_contact(a, {0, 1}, 5, OrientedRect{{4, 0}, 4, 2, 0}), 0);  // already touching
+}
+
+// ContactBound never exceeds what first_contact returns (and is infinite only
+// where first_contact finds nothing), on random rectangles against random
+// rectangles, triangles and L shapes in either winding, near, touching,
+// overlapping and far, with exact and slightly-off directions; and it is
+// tight for convex pairs (within the slack) where the ray meets the obstacle.
+TEST(Sweeps, ContactBoundIsALowerBoundOfFirstContact) {
+  std::mt19937 g(4242);
+  auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
+  int hits = 0, misses = 0, tight = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const double square_to = i % 3 == 0 ? 90.0 * static_cast<int>(real(0, 4)) : real(0, 360);
+    const OrientedRect m{{real(-50, 50), real(-50, 50)}, real(0.2, 12), real(0.2, 4), square_to};
+    const double spread = i % 4 == 0 ? 4 : 30;
+    const OrientedRect o{m.center + Vec2{real(-spread, spread), real(-spread, spread)}, real(0.2, 12), real(0.2, 4),
+                         i % 3 == 0 ? square_to : real(0, 360)};
+    Polygon obstacle = o.polygon();
+    const bool convex = i % 5 != 4;
+    if (!convex) {
+      const auto c = o.corners();
+      obstacle.points = {c[0], (c[0] + c[1]) * 0.5, (c[0] + c[2]) * 0.5, (c[1] + c[2]) * 0.5, c[2], c[3]};
+    } else if (i % 5 == 3) {
+      obstacle.points.pop_back();  // a triangle
+    }
+    if (i % 2 == 1) std::reverse(obstacle.points.begin(), obstacle.points.end());
+    const Polygon moving = m.polygon();
+    const ContactBound bound(moving, obstacle);
+    for (int k = 0; k < 40; ++k) {
+      const Vec2 dir = facing_unit(k < 8 ? 45.0 * k : real(0, 360));
+      const Vec2 off = dir + Vec2{real(-1e-9, 1e-9), real(-1e-9, 1e-9)};
+      const auto c = first_contact(moving, dir, 1e9, obstacle);
+      const double lb = bound.lower_bound(dir);
+      if (!c) {
+        ++misses;
+        continue;
+      }
+      ++hits;
+      ASSERT_LE(lb, *c) << "case " << i << " direction " << k;
+      ASSERT_LE(bound.lower_bound(off), *c) << "case " << i << " direction " << k;
+      if (convex && *c - lb < 1e-4 * (1 + *c)) ++tight;
+    }
+  }
+  EXPECT_GT(hits, 5000);
+  EXPECT_GT(misses, 5000);
+  EXPECT_GT(tight, hits / 2);
 }
 
 // ---- Layout ----

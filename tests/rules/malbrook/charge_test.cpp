@@ -6,6 +6,7 @@
 // brigade facing south. "fr" has initiative.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <map>
 #include <optional>
 #include <random>
@@ -524,22 +525,50 @@ TEST(ChargeFlow, CavalryThatMovedMayChargeAndTakeFatigueDpsFromTheChargeDice) {
 namespace galloper::rules::malbrook {
 namespace {
 
-// charge_path skips directions that cannot meet the target (PathScreen,
-// charge.cpp). Against every direction tried with first_contact, as the sweep
-// did before the screen: the same path (deviation, contact) on random
-// chargers and targets near, touching, overlapping, far and behind, rotated
-// every way, with short and long reaches.
-TEST(ChargePath, TheScreenChangesNoPath) {
+// charge_path skips directions whose contact, by a cheap lower bound
+// (ContactBound), cannot be within reach or cannot beat the best found so far
+// (charge.cpp). Against every direction tried with first_contact, as the
+// straightforward sweep does: the same path (deviation, direction, contact)
+// on random chargers and targets near, touching, overlapping, far and behind,
+// rotated every way and square to the table, faces turned to make near ties,
+// rectangles and L-shaped (non-convex) targets, with short and long reaches.
+TEST(ChargePath, SkippingDirectionsChangesNoPath) {
   std::mt19937 g(20261121);
   auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
-  int found = 0, refused = 0;
-  for (int i = 0; i < 4000; ++i) {
-    const OrientedRect charger{{real(-2, 2), real(-2, 2)}, real(0.5, 6), real(0.5, 3), real(0, 360)};
+  int found = 0, refused = 0, touching = 0;
+  for (int i = 0; i < 12000; ++i) {
+    // A third square to the table or at 45 degrees (exact sines and cosines,
+    // edges parallel to the target's).
+    auto facing = [&] { return i % 3 == 1 ? 45.0 * static_cast<int>(real(0, 8)) : real(0, 360); };
+    const OrientedRect charger{{real(-2, 2), real(-2, 2)}, real(0.5, 6), real(0.5, 3), facing()};
     const double spread = i % 4 == 0 ? 3 : 14;  // a quarter close enough to touch or overlap
-    const OrientedRect target{{real(-spread, spread), real(-spread, spread)}, real(0.3, 6), real(0.3, 3), real(0, 360)};
+    OrientedRect target{{real(-spread, spread), real(-spread, spread)}, real(0.3, 6), real(0.3, 3), facing()};
+    if (i % 10 == 5) {
+      // Face to face, front edges touching, or a hair apart either way.
+      const double apart = std::array{0.0, 1e-10, -1e-10, 1e-7, 0.25}[static_cast<std::size_t>(real(0, 5))];
+      target = OrientedRect::from_front_mid(charger.front_mid() + charger.forward() * apart, real(0.3, 6), real(0.3, 3),
+                                            charger.facing_deg + 180);
+      target.center = target.center + charger.right() * real(-4, 4);
+    }
+    if (i % 10 == 7) {
+      // A wide target whose face is turned an odd number of half steps
+      // (0.125 degrees) from square: two directions either side of its normal
+      // reach it at the same distance give or take rounding (near ties).
+      const double turn = 0.125 * (2 * static_cast<int>(real(-40, 40)) + 1);
+      const double along = real(1, 20);
+      const Vec2 ahead = facing_unit(charger.facing_deg + turn);
+      target = OrientedRect::from_front_mid(charger.center + ahead * along, real(20, 40), real(0.3, 3),
+                                            charger.facing_deg + turn + 180);
+    }
     const double reach = i % 3 == 0 ? 1000 : real(0.5, 12);
     const Polygon poly = charger.polygon();
-    const Polygon tpoly = target.polygon();
+    Polygon tpoly = target.polygon();
+    if (i % 7 == 3) {
+      // An L: the rectangle with a notch out of one corner.
+      const auto c = target.corners();
+      const Vec2 mid_a = (c[0] + c[1]) * 0.5, mid_b = (c[1] + c[2]) * 0.5, inner = (c[0] + c[2]) * 0.5;
+      tpoly.points = {c[0], mid_a, inner, mid_b, c[2], c[3]};
+    }
     std::optional<ChargePath> every;
     for (int k = 0; k <= 180; ++k) {
       const int j = (k + 1) / 2 * (k % 2 == 1 ? 1 : -1);
@@ -548,16 +577,19 @@ TEST(ChargePath, TheScreenChangesNoPath) {
       auto c = first_contact(poly, dir, reach, tpoly);
       if (c && (!every || *c < every->contact - 1e-9)) every = ChargePath{dev, dir, *c};
     }
-    const auto screened = charge_path(charger, tpoly, reach);
-    ASSERT_EQ(every.has_value(), screened.has_value()) << "case " << i;
+    const auto quick = charge_path(charger, tpoly, reach);
+    ASSERT_EQ(every.has_value(), quick.has_value()) << "case " << i;
     if (!every) {
       ++refused;
       continue;
     }
     ++found;
-    EXPECT_EQ(every->deviation_deg, screened->deviation_deg) << "case " << i;
-    EXPECT_EQ(every->contact, screened->contact) << "case " << i;
+    if (every->contact == 0) ++touching;
+    EXPECT_EQ(every->deviation_deg, quick->deviation_deg) << "case " << i;
+    EXPECT_EQ(every->dir, quick->dir) << "case " << i;
+    EXPECT_EQ(every->contact, quick->contact) << "case " << i;
   }
+  EXPECT_GT(touching, 200);
   // Both kinds of case came up.
   EXPECT_GT(found, 400);
   EXPECT_GT(refused, 400);
