@@ -1965,14 +1965,30 @@ struct Prepared {
   // Above these, a whole compute costs less than sorting out the changes.
   static constexpr std::size_t kMaxDirty = 48;
 
+  // Whether a changed blocker may cross one of the pair's sight lines. Every
+  // sight point lies within prad of its object's pcen, so every sight line
+  // lies within max(prad) of the segment between the two pcens, and a
+  // blocker lies within its box's half-diagonal of the box's centre.
   bool pair_dirty(std::uint32_t oi, std::uint32_t ti) const {
-    Aabb u = objs[oi].pts_box;
-    u.add(objs[ti].pts_box);
-    for (const Aabb& d : dirty) {
-      if (d.intersects(u)) return true;
+    const Obj& o = objs[oi];
+    const Obj& t = objs[ti];
+    Aabb u = o.pts_box;
+    u.add(t.pts_box);
+    const Vec2 a = o.pcen;
+    const Vec2 d = t.pcen - a;
+    const double dd = dot(d, d);
+    const double r = std::max(o.prad, t.prad) + 1e-9;
+    for (std::size_t k = 0; k < dirty.size(); ++k) {
+      if (!dirty[k].intersects(u)) continue;
+      const Vec2 c = dirty_cen[k];
+      const double s = dd > 0 ? std::clamp(dot(c - a, d) / dd, 0.0, 1.0) : 0.0;
+      const double reach = r + dirty_rad[k];
+      if (sq(c - (a + d * s)) <= reach * reach) return true;
     }
     return false;
   }
+  std::vector<Vec2> dirty_cen;     // per dirty box: its centre
+  std::vector<double> dirty_rad;   // and half-diagonal
 
   // The pair must be judged afresh (compute_from).
   bool must_judge(std::uint32_t oi, std::uint32_t ti) const {
@@ -2005,6 +2021,12 @@ struct Prepared {
       if (now_index[j] == kNewObject && !last.blocks[j].empty()) dirty.push_back(last.blocks[j]);
     }
     if (dirty.size() > kMaxDirty || 3 * n_changed > n) return false;
+    dirty_cen.clear();
+    dirty_rad.clear();
+    for (const Aabb& b : dirty) {
+      dirty_cen.push_back((b.min + b.max) * 0.5);
+      dirty_rad.push_back(half_diagonal(b) + 1e-9);
+    }
     for (const auto& w : last.witnesses) {
       if (w.target >= m || w.observer >= m) return false;
       const std::uint32_t t = now_index[w.target];

@@ -159,8 +159,49 @@ void run(benchmark::State& state, bool side_shared) {
 void BM_VisibilityAllSeats_WingVision(benchmark::State& state) { run(state, false); }
 void BM_VisibilityAllSeats_SideSharedVision(benchmark::State& state) { run(state, true); }
 
+// BM_VisibilityNextStep/<moved>/<vision>: a step's table worked out from the
+// last one (VisibilityEngine::compute_from), as a game does after each step:
+// `moved` pieces (drawn at random, the same each run) moved up to 2" or, for
+// guns, fired; vision 0 side-shared, 1 wing-only. Counter from_last: 1 if the
+// engine started from the last table (0: it fell back to a whole compute).
+void BM_VisibilityNextStep(benchmark::State& state) {
+  const int moved = static_cast<int>(state.range(0));
+  const bool side_shared = state.range(1) == 0;
+  Lcg g{20260521};
+  const TerrainMap terrain = battlefield(g);
+  const Scene scene = battle(terrain, g, side_shared);
+  const VisibilityRules rules = malbrook_numbers();
+  VisibilityEngine engine;
+  SightRecord last;
+  engine.compute(scene, terrain, rules, &last);
+  Scene next = scene;
+  for (int k = 0; k < moved; ++k) {
+    SceneObject& o = next.objects[static_cast<std::size_t>(g.next() * static_cast<double>(next.objects.size()))];
+    if (o.kind == SceneKind::kGun && g.next() < 0.5) {
+      o.shot_this_turn = !o.shot_this_turn;
+    } else {
+      const Vec2 d{g.next() * 4 - 2, g.next() * 4 - 2};
+      for (auto& b : o.bases) b.center = b.center + d;
+    }
+  }
+  std::vector<std::uint32_t> index(scene.objects.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<std::uint32_t>(i);
+  for (auto _ : state) {
+    const auto& masks = engine.compute_from(last, index, next, terrain, rules);
+    benchmark::DoNotOptimize(masks.data());
+  }
+  state.counters["from_last"] = engine.started_from_last() ? 1 : 0;
+}
+
 BENCHMARK(BM_VisibilityAllSeats_WingVision)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_VisibilityAllSeats_SideSharedVision)->Unit(benchmark::kMicrosecond);
+BENCHMARK(BM_VisibilityNextStep)
+    ->Args({0, 0})
+    ->Args({4, 0})
+    ->Args({12, 0})
+    ->Args({24, 0})
+    ->Args({12, 1})
+    ->Unit(benchmark::kMicrosecond);
 
 }  // namespace
 }  // namespace galloper::rules
