@@ -1951,11 +1951,11 @@ struct Prepared {
   // ---- From the last table (compute_from) ----
   //
   // A pair's verdict depends on its two objects, the terrain and the bodies
-  // its sight lines cross, all of which lie in the box of its sight points.
-  // So a pair whose ends are unchanged and whose box meets no changed
-  // blocker's box, old or new, has its last verdict: a witness that saw a
-  // target still sees it, and a seat that did not see a target still does
-  // not see it from such pairs.
+  // its sight lines cross. So a pair whose ends are unchanged and whose
+  // lines no changed blocker can reach, in its old place or its new one
+  // (pair_dirty), has its last verdict: a witness that saw a target still
+  // sees it, and a seat that did not see a target still does not see it
+  // from such pairs (VISIBILITY.md, "From the last table").
   std::vector<SightRecord::Witness> witnesses;  // this compute's proofs
   bool incremental = false;
   std::vector<std::uint8_t> changed;  // per object: new, or not equal to its last self

@@ -85,7 +85,9 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
     for_each_shown(state_, *sight, seat, settings, [&](std::size_t i, Knowledge) { seen[i] = 1; });
     if (piece_ids_of_ != sight_) {
       piece_ids_.clear();
-      for (std::size_t i = 0; i < sight->scene.refs.size(); ++i) piece_ids_.emplace_back(shown_id(state_, sight->scene.refs[i]), i);
+      for (std::size_t i = 0; i < sight->scene.refs.size(); ++i) {
+        piece_ids_.emplace_back(shown_id(state_, sight->scene.refs[i]), i);
+      }
       std::sort(piece_ids_.begin(), piece_ids_.end());
       piece_ids_of_ = sight_;
     }
