@@ -250,11 +250,13 @@ View view_for(const GameState& s, const SightTable& sight, std::string_view seat
   v.phase = std::string(to_string(s.phase));
   v.turn_limit = s.turn_limit;
   for (const auto& a : s.armies) v.sides.push_back({a.id, a.name, a.id == s.attacker});
+  v.terrain.reserve(s.features.size());
   for (const auto& f : s.features) v.terrain.push_back(terrain_view(s, f));
 
   const auto& seats = sight.seats;
   auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
   if (it != seats.end() && it->role != SeatRole::kSpectator) v.side = it->side;
+  v.units.reserve(sight.scene.refs.size());  // at most every piece: no moves as the list grows
   for_each_shown(s, sight, seat_id, settings, [&](std::size_t i, Knowledge k) {
     const PieceRef ref = sight.scene.refs[i];
     const auto& bases = sight.scene.scene.objects[i].bases;
