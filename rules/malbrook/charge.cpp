@@ -59,19 +59,6 @@ std::set<std::string> seen_by_army(const GameState& s, std::string_view army) {
   return out;
 }
 
-bool in_enemy_contact(const GameState& s, const Brigade& b) {
-  const Polygon p = env_of(b).polygon();
-  for (const auto& o : s.brigades) {
-    if (o.army == b.army || !unit_on_table(o)) continue;
-    if (distance(p, env_of(o).polygon()) <= kContactGap) return true;
-  }
-  for (const auto& g : s.guns) {
-    if (g.army == b.army || !gun_fights(g)) continue;
-    if (distance(p, footprint(g).polygon()) <= kContactGap) return true;
-  }
-  return false;
-}
-
 // Enemy foot have the (unformed) cavalry within 1" to their front: the Note.
 bool foot_within_one_inch(const GameState& s, const Brigade& b, const Brigade** which = nullptr) {
   const Polygon p = env_of(b).polygon();
@@ -392,9 +379,9 @@ class ChargeSight {
     return targets_.emplace(b.id, std::move(out)).first->second;
   }
 
-  // in_enemy_contact with the enemies' outlines kept; a pair whose boxes lie
-  // further apart than the contact gap (and a rounding margin) cannot be in
-  // contact, so its exact distance is not needed. The same answer.
+  // Base-to-base contact with an enemy brigade or fighting gun (within
+  // kContactGap). A pair whose boxes lie further apart than the gap (and a
+  // rounding margin) cannot be in contact: its exact distance is not needed.
   bool in_enemy_contact(const Brigade& b) {
     const Polygon p = env_of(b).polygon();
     const Aabb box = p.bounds();
@@ -446,8 +433,7 @@ class ChargeSight {
 };
 
 // Why the brigade's own state keeps it from initiating a charge (RULINGS C2).
-// `sight`, when given, answers the contact question from its kept outlines.
-std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b, ChargeSight* sight = nullptr) {
+std::optional<Rejection> charge_barred(const Brigade& b, ChargeSight& sight) {
   const std::string who = "Brigade " + b.id;
   if (!is_cavalry(b.type)) return reject("not_cavalry", who + " is not cavalry: only cavalry charge.");
   if (!unit_on_table(b)) return reject("not_on_table", who + " is no longer on the table.");
@@ -461,7 +447,7 @@ std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b, Cha
       b.has(Status::kLooting)) {
     return reject("not_formed_to_charge", who + " is routing, retiring, evading, pursuing or looting.");
   }
-  if (sight != nullptr ? sight->in_enemy_contact(b) : in_enemy_contact(s, b)) {
+  if (sight.in_enemy_contact(b)) {
     return reject("in_contact", who + " is already in base-to-base contact with enemy.");
   }
   return std::nullopt;
@@ -470,7 +456,7 @@ std::optional<Rejection> charge_barred(const GameState& s, const Brigade& b, Cha
 // The brigade a line conformer follows may declare a charge with a target.
 bool lead_may_charge(const GameState& s, ChargeSight& sight, const Brigade& b) {
   const Brigade* lead = s.find_brigade(b.conform_to);
-  return lead != nullptr && !charge_barred(s, *lead, &sight) && !sight.targets(*lead).empty();
+  return lead != nullptr && !charge_barred(*lead, sight) && !sight.targets(*lead).empty();
 }
 
 bool conforms_in_line(const Brigade& b) {
@@ -479,7 +465,10 @@ bool conforms_in_line(const Brigade& b) {
 
 }  // namespace
 
-bool may_charge(const GameState& s, const Brigade& b) { return !charge_barred(s, b); }
+bool may_charge(const GameState& s, const Brigade& b) {
+  ChargeSight sight(s);
+  return !charge_barred(b, sight);
+}
 
 std::optional<Rejection> conforming_charge_refusal(const GameState& s, ChargeSight& sight, const Brigade& b);
 
@@ -517,8 +506,9 @@ std::optional<Rejection> conforming_charge_refusal(const GameState& s, ChargeSig
 }
 
 Verdict may_declare_charge(const GameState& s, const Brigade& b) {
-  if (auto r = charge_barred(s, b)) return *r;
-  if (auto r = conforming_charge_refusal(s, b)) return *r;
+  ChargeSight sight(s);
+  if (auto r = charge_barred(b, sight)) return *r;
+  if (auto r = conforming_charge_refusal(s, sight, b)) return *r;
   return Ok{};
 }
 
@@ -625,7 +615,7 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
   for (const auto& army : acting_armies(s)) {
     for (std::size_t i : brigades_right_to_left(s, army)) {
       const Brigade& b = s.brigades[i];
-      if (charge_barred(s, b, &sight)) continue;  // may_charge
+      if (charge_barred(b, sight)) continue;  // may_charge
       // A conforming rear line never charges; a line conformer only with its
       // lead (RULINGS C19). Evading the foot within 1" is not a charge.
       std::vector<std::string> targets;
@@ -673,6 +663,7 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
 
 std::vector<Decision> charge_response_decisions(const GameState& s) {
   std::vector<Decision> out;
+  ChargeSight sight(s);
   std::vector<std::string> order;
   std::map<std::string, std::vector<const ChargeDeclaration*>> by_target;
   for (const auto& c : s.combat.charges) {
@@ -698,7 +689,7 @@ std::vector<Decision> charge_response_decisions(const GameState& s) {
     for (const auto* c : chargers) d.subjects.push_back(c->charger);
     d.options.push_back({"stand", "Stand to receive at the halt"});
     const bool busy = t->has(Status::kRouting) || t->has(Status::kRetiring) || t->has(Status::kEvading);
-    if (is_cavalry(t->type) && !busy && !in_enemy_contact(s, *t)) {
+    if (is_cavalry(t->type) && !busy && !sight.in_enemy_contact(*t)) {
       d.options.push_back({"counter_charge", "Counter-charge " + nearest->charger});
     }
     if (unformed_cavalry(*t) && !t->has(Status::kRouting)) d.options.push_back({"evade", "Evade (1 DP)"});

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <span>
 #include <tuple>
 
 #include "rules/core/geometry.hpp"
@@ -76,7 +77,7 @@ const Leader* controlling_leader(const GameState& s, const SceneLookup& scene,
     const double range = l.rank == LeaderRank::kMarshal ? kMarshalControlRange : kControlRange;
     const OrientedRect stand = footprint(l);
     if (box.distance_to(stand.bounds()) > range + 2 * kSlack) continue;
-    const double d = gap({stand}, bases);
+    const double d = distance(std::span(bases), stand);
     if (d > range + kSlack) continue;
     const auto eye = scene.find(PieceKind::kLeader, li);
     if (!eye || !target) continue;
