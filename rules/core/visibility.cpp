@@ -772,26 +772,72 @@ struct Prepared {
     return false;
   }
 
+  // The terrain's prepared form -- its woods, towns and hills with their
+  // boxes, and their convex pieces (build_screens) -- is kept while the map
+  // is the same, bit for bit: a game's terrain never changes, and cutting
+  // every outline into pieces is a fifth of preparing a big battle.
+  // `terrain_key` is what the last one was prepared from; covers and hills
+  // point at copies of its outlines (terrain_polys), not into the map.
+  std::vector<std::uint64_t> terrain_key, terrain_key_next;
+  std::vector<Polygon> terrain_polys;
+  bool terrain_ready = false;
+
+  static void key_of(const TerrainMap& terrain, std::vector<std::uint64_t>& key) {
+    key.clear();
+    auto put = [&](double v) { key.push_back(std::bit_cast<std::uint64_t>(v)); };
+    auto put_outline = [&](const Polygon& poly) {
+      key.push_back(poly.points.size());
+      for (Vec2 p : poly.points) {
+        put(p.x);
+        put(p.y);
+      }
+    };
+    const auto& areas = terrain.areas();
+    key.push_back(areas.size());
+    for (std::uint32_t i = 0; i < areas.size(); ++i) {
+      key.push_back(areas[i].blocks_sight() ? 1 : 0);
+      if (areas[i].blocks_sight()) put_outline(areas[i].outline);
+    }
+    const auto& hs = terrain.hills();
+    key.push_back(hs.size());
+    for (const auto& h : hs) {
+      put(h.elevation);
+      put_outline(h.outline);
+    }
+  }
+
+  void prepare_terrain(const TerrainMap& terrain) {
+    key_of(terrain, terrain_key_next);
+    if (terrain_ready && terrain_key_next == terrain_key) return;
+    terrain_ready = true;
+    terrain_key.swap(terrain_key_next);
+    covers.clear();
+    hills.clear();
+    terrain_polys.clear();
+    const auto& areas = terrain.areas();
+    const auto& hs = terrain.hills();
+    terrain_polys.reserve(areas.size() + hs.size());  // covers and hills point into it: no reallocation
+    for (std::uint32_t i = 0; i < areas.size(); ++i) {
+      if (!areas[i].blocks_sight()) continue;
+      const Polygon& poly = terrain_polys.emplace_back(areas[i].outline);
+      const Aabb b = poly.bounds();
+      covers.push_back({&poly, b, (b.min + b.max) * 0.5, half_diagonal(b), i});
+    }
+    for (std::uint32_t i = 0; i < hs.size(); ++i) {
+      const Polygon& poly = terrain_polys.emplace_back(hs[i].outline);
+      const Aabb b = poly.bounds();
+      hills.push_back({&poly, b, (b.min + b.max) * 0.5, half_diagonal(b), hs[i].elevation, i});
+    }
+    build_screens();
+  }
+
   void prepare(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& r) {
     rules = &r;
     over_for = UINT32_MAX;  // `over` belongs to the last table's observer
     objs.clear();
     quads.clear();
     points.clear();
-    covers.clear();
-    hills.clear();
-    const auto& areas = terrain.areas();
-    for (std::uint32_t i = 0; i < areas.size(); ++i) {
-      if (!areas[i].blocks_sight()) continue;
-      const Aabb b = areas[i].outline.bounds();
-      covers.push_back({&areas[i].outline, b, (b.min + b.max) * 0.5, half_diagonal(b), i});
-    }
-    const auto& hs = terrain.hills();
-    for (std::uint32_t i = 0; i < hs.size(); ++i) {
-      const Aabb b = hs[i].outline.bounds();
-      hills.push_back({&hs[i].outline, b, (b.min + b.max) * 0.5, half_diagonal(b), hs[i].elevation, i});
-    }
-    build_screens();
+    prepare_terrain(terrain);
     for (const auto& o : scene.objects) {
       Obj ob;
       ob.block = block_class(o);

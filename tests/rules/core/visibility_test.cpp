@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
+#include <vector>
 
 namespace galloper::rules {
 namespace {
@@ -257,6 +259,39 @@ TEST_F(Visibility, AReusedEngineForgetsTheLastTable) {
   move_to(scene.objects[2], {0, 10});  // now far enough
   EXPECT_EQ(engine.compute(scene, open, rules)[1], 1u);
   EXPECT_EQ(compute_visibility(scene, open, rules)[1], 1u);
+}
+
+// The engine keeps the terrain's prepared form while the map is the same
+// (VISIBILITY.md, "The terrain kept"): any change to a wood, a town or a hill
+// must be seen at the next compute, and an equal map elsewhere in memory
+// gives the same table.
+TEST_F(Visibility, AReusedEngineSeesEveryChangeOfTerrain) {
+  observer_and_target(20);
+  VisibilityEngine engine;
+  const auto masks = [&](const TerrainMap& t) { return engine.compute(scene, t, rules)[1]; };
+  EXPECT_EQ(masks(open), 1u);
+  const TerrainMap wood({}, {{"w", AreaKind::kWood, square(-10, 8, 10, 12)}}, {}, {});
+  EXPECT_EQ(masks(wood), 0u);
+  const TerrainMap marsh({}, {{"w", AreaKind::kMarsh, square(-10, 8, 10, 12)}}, {}, {});
+  EXPECT_EQ(masks(marsh), 1u);  // the same outline, no longer cover
+  const TerrainMap wood_aside({}, {{"w", AreaKind::kWood, square(5, 8, 25, 12)}}, {}, {});
+  EXPECT_EQ(masks(wood_aside), 1u);  // moved off the line
+  EXPECT_EQ(masks(wood), 0u);
+  auto again = std::make_unique<TerrainMap>(std::vector<Hill>{},
+                                            std::vector<Area>{{"w", AreaKind::kWood, square(-10, 8, 10, 12)}},
+                                            std::vector<Linear>{}, std::vector<Crossing>{});
+  EXPECT_EQ(masks(*again), 0u);  // equal, at another address
+  again.reset();
+  EXPECT_EQ(masks(open), 1u);
+  // A hill between them, as high as the observer: then higher.
+  scene.objects[0].elevation = 1;
+  scene.objects[1].elevation = 1;
+  const TerrainMap low({{"h", square(-10, 8, 10, 12), 1}}, {}, {}, {});
+  const TerrainMap high({{"h", square(-10, 8, 10, 12), 2}}, {}, {}, {});
+  EXPECT_EQ(masks(low), 1u);
+  EXPECT_EQ(masks(high), 0u);
+  EXPECT_EQ(masks(low), 1u);
+  EXPECT_EQ(compute_visibility(scene, high, rules)[1], 0u);
 }
 
 TEST_F(Visibility, HigherGroundDoesNotSeeOverTroopsAsHigh) {
