@@ -35,9 +35,15 @@ void place_on_terrain(SceneObject& o, const TerrainMap& terrain, double facing_d
                     terrain.at_edge_of(poly, AreaKind::kTown, kCoverEdgeDepth) != nullptr;
 }
 
+// A scene whose pieces' places on the terrain build_scene may reuse: the
+// last sight table's, when it was worked out on this state's terrain.
+const MalbrookScene* placed_like(const GameState& state, const SightTable* last) {
+  return last != nullptr && last->features == state.features ? &last->scene : nullptr;
+}
+
 }  // namespace
 
-MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats) {
+MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats, const MalbrookScene* like) {
   std::map<std::string, SeatMask, std::less<>> bit;
   for (std::size_t i = 0; i < seats.size() && i < 64; ++i) bit[seats[i].id] = SeatMask{1} << i;
   auto mask_of = [&](const std::string& seat) {
@@ -47,6 +53,21 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
 
   MalbrookScene out;
   std::uint32_t next_id = 0;
+  auto add = [&](SceneObject o, PieceRef ref, double facing_deg) {
+    const std::size_t at = out.refs.size();
+    if (like != nullptr && at < like->refs.size() && like->refs[at] == ref && like->facings[at] == facing_deg &&
+        like->scene.objects[at].bases == o.bases) {
+      const SceneObject& before = like->scene.objects[at];
+      o.elevation = before.elevation;
+      o.significantly_high = before.significantly_high;
+      o.at_cover_edge = before.at_cover_edge;
+    } else {
+      place_on_terrain(o, state.terrain, facing_deg);
+    }
+    out.scene.objects.push_back(std::move(o));
+    out.refs.push_back(ref);
+    out.facings.push_back(facing_deg);
+  };
   for (std::size_t i = 0; i < state.brigades.size(); ++i) {
     const Brigade& b = state.brigades[i];
     if (b.has(Status::kDestroyed) || b.has(Status::kSurrendered) || b.bases == 0) continue;
@@ -57,9 +78,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     // Foot "shoot" in close combat; troops at a wood's edge are then seen.
     o.shot_this_turn = b.has(Status::kInCombat);
     o.observer_for = mask_of(seat_of(b));
-    place_on_terrain(o, state.terrain, b.facing_deg);
-    out.scene.objects.push_back(std::move(o));
-    out.refs.push_back({PieceKind::kBrigade, i});
+    add(std::move(o), {PieceKind::kBrigade, i}, b.facing_deg);
   }
   for (std::size_t i = 0; i < state.guns.size(); ++i) {
     const Gun& g = state.guns[i];
@@ -70,9 +89,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.shot_this_turn = g.has(Status::kFired);
     // Crews that abandoned their guns observe nothing from them.
     o.observer_for = g.has(Status::kAbandoned) ? 0 : mask_of(seat_of(g));
-    place_on_terrain(o, state.terrain, g.facing_deg);
-    out.scene.objects.push_back(std::move(o));
-    out.refs.push_back({PieceKind::kGun, i});
+    add(std::move(o), {PieceKind::kGun, i}, g.facing_deg);
   }
   for (std::size_t i = 0; i < state.leaders.size(); ++i) {
     const Leader& l = state.leaders[i];
@@ -82,9 +99,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.kind = SceneKind::kLeader;
     o.bases = {footprint(l)};
     o.observer_for = mask_of(seat_of(l));
-    place_on_terrain(o, state.terrain, l.facing_deg);
-    out.scene.objects.push_back(std::move(o));
-    out.refs.push_back({PieceKind::kLeader, i});
+    add(std::move(o), {PieceKind::kLeader, i}, l.facing_deg);
   }
   for (std::size_t i = 0; i < state.messengers.size(); ++i) {
     const Messenger& m = state.messengers[i];
@@ -93,9 +108,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.kind = SceneKind::kMessenger;
     o.bases = {footprint(m)};
     o.observer_for = mask_of(seat_of(state, m));
-    place_on_terrain(o, state.terrain, m.facing_deg);
-    out.scene.objects.push_back(std::move(o));
-    out.refs.push_back({PieceKind::kMessenger, i});
+    add(std::move(o), {PieceKind::kMessenger, i}, m.facing_deg);
   }
   for (std::size_t i = 0; i < state.brigades.size(); ++i) {
     const Brigade& b = state.brigades[i];
@@ -105,15 +118,13 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.kind = SceneKind::kMarker;
     o.bases = {horse_holder_footprint(b)};
     o.observer_for = mask_of(seat_of(b));
-    place_on_terrain(o, state.terrain, b.facing_deg);
-    out.scene.objects.push_back(std::move(o));
-    out.refs.push_back({PieceKind::kHorseHolders, i});
+    add(std::move(o), {PieceKind::kHorseHolders, i}, b.facing_deg);
   }
   return out;
 }
 
 SceneLookup::SceneLookup(const GameState& state)
-    : terrain_(state.terrain), ms_(build_scene(state, seats_of(state))) {
+    : terrain_(state.terrain), ms_(build_scene(state, seats_of(state), placed_like(state, state.sight_memo.get().get()))) {
   for (std::size_t i = 0; i < ms_.refs.size(); ++i) at_[{static_cast<int>(ms_.refs[i].kind), ms_.refs[i].index}] = i;
 }
 
@@ -139,12 +150,10 @@ SeatMask SightTable::side_mask(std::string_view army) const {
 std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain grain) {
   if (state.sight_memo.grain() == SightGrain::kSeat) grain = SightGrain::kSeat;
   std::vector<Seat> seats = seats_of(state);
-  MalbrookScene scene = build_scene(state, seats);
   const auto last = state.sight_memo.get();
-  if (last != nullptr && last->serves(grain) && last->scene == scene && last->seats == seats &&
-      last->features == state.features) {
-    return last;
-  }
+  const bool same_terrain = last != nullptr && last->features == state.features;
+  MalbrookScene scene = build_scene(state, seats, same_terrain ? &last->scene : nullptr);
+  if (same_terrain && last->serves(grain) && last->scene == scene && last->seats == seats) return last;
   auto table = std::make_shared<SightTable>();
   table->grain = grain;
   table->seats = std::move(seats);
@@ -165,8 +174,10 @@ std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain
     }
   }
   const Scene& computed = grain == SightGrain::kSide ? sided : scene.scene;
-  VisibilityEngine engine;
-  if (last != nullptr && last->grain == grain && last->seats == table->seats && last->features == state.features &&
+  std::shared_ptr<VisibilityEngine> warm = last != nullptr ? last->spare_engine.exchange(nullptr) : nullptr;
+  if (warm == nullptr) warm = std::make_shared<VisibilityEngine>();
+  VisibilityEngine& engine = *warm;
+  if (same_terrain && last->grain == grain && last->seats == table->seats &&
       last->record.scene.objects.size() == last->scene.refs.size()) {
     // The state's last table, on the same terrain for the same seats: start
     // from it. Pieces are matched by kind and index (a piece keeps its index
@@ -188,6 +199,7 @@ std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain
   }
   table->scene = std::move(scene);
   table->features = state.features;
+  table->spare_engine.store(std::move(warm));
   state.sight_memo.set(table);
   return table;
 }

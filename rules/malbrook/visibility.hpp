@@ -1,6 +1,7 @@
 #pragma once
 // Malbrook's numbers for the core line-of-sight framework ("Visibility"), and
 // the Scene a GameState makes.
+#include <atomic>
 #include <cstddef>
 #include <map>
 #include <optional>
@@ -38,6 +39,9 @@ struct PieceRef {
 struct MalbrookScene {
   Scene scene;
   std::vector<PieceRef> refs;  // refs[i] is scene.objects[i]
+  // facings[i]: the facing scene.objects[i] was placed on the terrain with
+  // (its elevation and cover edge are judged on the envelope at that facing).
+  std::vector<double> facings;
 
   friend bool operator==(const MalbrookScene&, const MalbrookScene&) = default;
 };
@@ -47,7 +51,14 @@ struct MalbrookScene {
 // seat in `seats` (seat index = bit): "Leaders, messengers, and markers do not
 // block line of sight and they have the same ability to see things as normal
 // brigades". A messenger belongs to the seat of the leader who sent it.
-MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats);
+//
+// `like`, if given, is a scene built earlier on the same terrain (the
+// state's last sight table's): a piece at the same place in it, with the
+// same bases and facing, takes its elevation and cover edge from there
+// instead of asking the terrain again -- they depend on nothing else. The
+// scene is the same either way.
+MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats,
+                          const MalbrookScene* like = nullptr);
 
 // A state's scene with its pieces found by kind and index, and "does this
 // piece see that one" answered on it (the scene prepared once for all the
@@ -90,6 +101,12 @@ struct SightTable {
   // the scene as computed (at kSide, each piece observing for its side).
   SightRecord record;
   bool from_last = false;  // worked out from the state's last table (compute_from), not afresh
+  // The engine that worked this table out, for the next table to take: a
+  // warm engine keeps its buffers and the terrain it prepared (the woods,
+  // towns and hills cut into convex pieces). Taken by exchange, so two
+  // threads working out tables from one state never share it; whoever finds
+  // it gone makes a new one. Not part of the table's meaning.
+  mutable std::atomic<std::shared_ptr<VisibilityEngine>> spare_engine;
   // The seats of one side (bit i = seats[i]).
   SeatMask side_mask(std::string_view army) const;
   // Whether this table answers questions asked at `wanted`.

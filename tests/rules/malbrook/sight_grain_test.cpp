@@ -5,9 +5,12 @@
 // bot so that the lines close and pieces are seen, hidden and fighting.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "rules/malbrook/game.hpp"
+#include "rules/malbrook/seats.hpp"
 #include "rules/malbrook/view.hpp"
 #include "rules/malbrook/visibility.hpp"
 #include "tests/rules/malbrook/bot.hpp"
@@ -103,6 +106,40 @@ TEST(SightGrain, TablesWorkedOutFromTheLastStatesAreTheFreshOnes) {
     EXPECT_GE(tables, 20);
     EXPECT_GE(from_last, tables / 2);  // most steps change a few pieces
   }
+}
+
+// build_scene with an earlier scene on the same terrain (`like`, what
+// sight_table passes: the last table's) takes an unchanged piece's elevation
+// and cover edge from it; the scene must be the one built afresh, whatever
+// moved, turned or left the table since.
+TEST(SightGrain, AScenePlacedLikeTheLastIsTheSceneBuiltAfresh) {
+  GameState s = blenheim(3);
+  const auto seats = seats_of(s);
+  const MalbrookScene like = build_scene(s, seats);
+  ASSERT_EQ(build_scene(s, seats, &like), like);
+
+  // A brigade moved onto the top of a hill: its bases changed, so it is placed afresh.
+  const auto hill = std::find_if(s.features.begin(), s.features.end(),
+                                 [](const Feature& f) { return f.kind == TerrainKind::kHill && f.points.size() >= 3; });
+  ASSERT_NE(hill, s.features.end());
+  Vec2 top{};
+  for (Vec2 p : hill->points) top = top + p * (1.0 / static_cast<double>(hill->points.size()));
+  GameState moved = s;
+  moved.brigades[0].position = top;
+  const MalbrookScene afresh = build_scene(moved, seats);
+  ASSERT_GT(afresh.scene.objects[0].elevation, 0);  // the vertex mean of this hill lies on it
+  EXPECT_EQ(build_scene(moved, seats, &like), afresh);
+
+  // The first brigade gone: every later piece sits one place earlier than
+  // in `like`, and none may take another's place on the terrain.
+  GameState gone = s;
+  gone.brigades[0].status |= static_cast<std::uint32_t>(Status::kDestroyed);
+  EXPECT_EQ(build_scene(gone, seats, &like), build_scene(gone, seats));
+
+  // Turned in place (a leader: one base, so the base turns with it).
+  GameState turned = s;
+  turned.leaders[0].facing_deg = std::fmod(turned.leaders[0].facing_deg + 90, 360);
+  EXPECT_EQ(build_scene(turned, seats, &like), build_scene(turned, seats));
 }
 
 TEST(SightGrain, TheGamesOptionsChooseTheGrainItsStatesWorkOut) {
