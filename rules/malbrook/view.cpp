@@ -54,9 +54,10 @@ TerrainView terrain_view(const GameState& s, const Feature& f) {
   return t;
 }
 
-// `bases`: the piece's footprint, as the sight table's scene holds it.
-UnitView brigade_view(const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
-  UnitView u;
+// Each fills `u`, a fresh UnitView already in place in the view's list (no
+// move of its strings). `bases`: the piece's footprint, as the sight table's
+// scene holds it.
+void brigade_view(UnitView& u, const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
   u.id = b.id;
   u.kind = UnitKind::kBrigade;
   u.side = b.army;
@@ -77,11 +78,9 @@ UnitView brigade_view(const Brigade& b, const std::vector<OrientedRect>& bases, 
     u.command = b.command;
     u.wing = b.wing;
   }
-  return u;
 }
 
-UnitView gun_view(const Gun& g, const std::vector<OrientedRect>& bases, Knowledge k) {
-  UnitView u;
+void gun_view(UnitView& u, const Gun& g, const std::vector<OrientedRect>& bases, Knowledge k) {
   u.id = g.id;
   u.kind = UnitKind::kGun;
   u.side = g.army;
@@ -100,11 +99,9 @@ UnitView gun_view(const Gun& g, const std::vector<OrientedRect>& bases, Knowledg
     u.command = g.command;
     u.wing = g.wing;
   }
-  return u;
 }
 
-UnitView leader_view(const Leader& l, const std::vector<OrientedRect>& bases, Knowledge k) {
-  UnitView u;
+void leader_view(UnitView& u, const Leader& l, const std::vector<OrientedRect>& bases, Knowledge k) {
   u.id = l.id;
   u.kind = UnitKind::kLeader;
   u.side = l.army;
@@ -122,14 +119,12 @@ UnitView leader_view(const Leader& l, const std::vector<OrientedRect>& bases, Kn
     u.wing = l.wing;
     if (l.wounds > 0) u.status.emplace_back("wounded");
   }
-  return u;
 }
 
 // "Messenger Marker -- a single mounted staff officer or rider". Whom it
 // carries a message to, and from whom, only its own side knows.
-UnitView messenger_view(const GameState& s, const Messenger& m, const std::vector<OrientedRect>& bases,
+void messenger_view(UnitView& u, const GameState& s, const Messenger& m, const std::vector<OrientedRect>& bases,
                         Knowledge k) {
-  UnitView u;
   u.id = m.id;
   u.kind = UnitKind::kMessenger;
   u.side = m.army;
@@ -145,12 +140,10 @@ UnitView messenger_view(const GameState& s, const Messenger& m, const std::vecto
     u.name = "Messenger from " + (from != nullptr && !from->name.empty() ? from->name : m.from) + " to " +
              (to != nullptr && !to->name.empty() ? to->name : m.to);
   }
-  return u;
 }
 
 // "Horse-holder Marker ... to mark the location of the horses of dismounted dragoons".
-UnitView horse_holder_view(const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
-  UnitView u;
+void horse_holder_view(UnitView& u, const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
   u.id = horse_holder_id(b);
   u.kind = UnitKind::kMarker;
   u.side = b.army;
@@ -165,7 +158,6 @@ UnitView horse_holder_view(const Brigade& b, const std::vector<OrientedRect>& ba
     u.command = b.command;
     u.wing = b.wing;
   }
-  return u;
 }
 
 }  // namespace
@@ -260,12 +252,13 @@ View view_for(const GameState& s, const SightTable& sight, std::string_view seat
   for_each_shown(s, sight, seat_id, settings, [&](std::size_t i, Knowledge k) {
     const PieceRef ref = sight.scene.refs[i];
     const auto& bases = sight.scene.scene.objects[i].bases;
+    UnitView& u = v.units.emplace_back();
     switch (ref.kind) {
-      case PieceKind::kBrigade: v.units.push_back(brigade_view(s.brigades[ref.index], bases, k)); break;
-      case PieceKind::kGun: v.units.push_back(gun_view(s.guns[ref.index], bases, k)); break;
-      case PieceKind::kLeader: v.units.push_back(leader_view(s.leaders[ref.index], bases, k)); break;
-      case PieceKind::kMessenger: v.units.push_back(messenger_view(s, s.messengers[ref.index], bases, k)); break;
-      case PieceKind::kHorseHolders: v.units.push_back(horse_holder_view(s.brigades[ref.index], bases, k)); break;
+      case PieceKind::kBrigade: brigade_view(u, s.brigades[ref.index], bases, k); break;
+      case PieceKind::kGun: gun_view(u, s.guns[ref.index], bases, k); break;
+      case PieceKind::kLeader: leader_view(u, s.leaders[ref.index], bases, k); break;
+      case PieceKind::kMessenger: messenger_view(u, s, s.messengers[ref.index], bases, k); break;
+      case PieceKind::kHorseHolders: horse_holder_view(u, s.brigades[ref.index], bases, k); break;
     }
   });
   return v;
