@@ -775,7 +775,7 @@ struct Prepared {
   // The terrain's prepared form -- its woods, towns and hills with their
   // boxes, and their convex pieces (build_screens) -- is kept while the map
   // is the same, bit for bit: a game's terrain never changes, and cutting
-  // every outline into pieces is a fifth of preparing a big battle.
+  // every outline into pieces is about a sixth of preparing a big battle.
   // `terrain_key` is what the last one was prepared from; covers and hills
   // point at copies of its outlines (terrain_polys), not into the map.
   std::vector<std::uint64_t> terrain_key, terrain_key_next;

@@ -124,7 +124,7 @@ void leader_view(UnitView& u, const Leader& l, const std::vector<OrientedRect>& 
 // "Messenger Marker -- a single mounted staff officer or rider". Whom it
 // carries a message to, and from whom, only its own side knows.
 void messenger_view(UnitView& u, const GameState& s, const Messenger& m, const std::vector<OrientedRect>& bases,
-                        Knowledge k) {
+                    Knowledge k) {
   u.id = m.id;
   u.kind = UnitKind::kMessenger;
   u.side = m.army;

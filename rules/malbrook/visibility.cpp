@@ -55,7 +55,8 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
   std::uint32_t next_id = 0;
   auto add = [&](SceneObject o, PieceRef ref, double facing_deg) {
     const std::size_t at = out.refs.size();
-    if (like != nullptr && at < like->refs.size() && like->refs[at] == ref && like->facings[at] == facing_deg &&
+    if (like != nullptr && at < like->refs.size() && at < like->facings.size() &&
+        at < like->scene.objects.size() && like->refs[at] == ref && like->facings[at] == facing_deg &&
         like->scene.objects[at].bases == o.bases) {
       const SceneObject& before = like->scene.objects[at];
       o.elevation = before.elevation;
