@@ -535,6 +535,11 @@ double distance(const OrientedRect& a, const Polygon& b) {
   const auto ca = a.corners();
   return polygons_distance(ca, b.points);
 }
+Aabb bounds(std::span<const OrientedRect> group) {
+  Aabb box;
+  for (const auto& r : group) box.add(r.bounds());
+  return box;
+}
 double distance(std::span<const OrientedRect> group, const OrientedRect& b) {
   const auto cb = b.corners();
   const Aabb bb = bounds_of(cb);

@@ -200,6 +200,8 @@ struct OrientedRect {
 // Edge-to-edge distance between footprints (0 if touching or overlapping).
 double distance(const OrientedRect& a, const OrientedRect& b);
 double distance(const OrientedRect& a, const Polygon& b);
+// The box of every rectangle of `group` (a unit's bases); empty for none.
+Aabb bounds(std::span<const OrientedRect> group);
 // The least distance(r, b) over the rectangles of `group` (a unit's bases);
 // +infinity for none. Rectangles whose box lies further from b's than the
 // best so far are not measured (the same value as measuring them all).

@@ -2108,15 +2108,15 @@ struct Prepared {
     for (auto& tw : target_wedges) tw[0].piece = tw[1].piece = UINT32_MAX;
     memo_stride = (n + 63) / 64;
     hidden_memo.assign(n * memo_stride, 0);
-    seen.assign(n, 0);
-    for (std::uint32_t i = 0; i < n; ++i) seen[i] = objs[i].seats;
-    witnesses.clear();
-    incremental = scene != nullptr && last != nullptr && begin_from(*scene, *last, last_index);
-    if (!incremental) {
-      // begin_from may have taken some witnesses before giving up.
-      witnesses.clear();
+    auto start_afresh = [&] {
+      seen.resize(n);
       for (std::uint32_t i = 0; i < n; ++i) seen[i] = objs[i].seats;
-    }
+      witnesses.clear();
+    };
+    start_afresh();
+    incremental = scene != nullptr && last != nullptr && begin_from(*scene, *last, last_index);
+    // begin_from may have taken some witnesses before giving up.
+    if (!incremental && last != nullptr) start_afresh();
     // Observers on higher ground first: they see furthest and over bodies,
     // so the targets they settle are not judged again by the seats they
     // serve. Any order gives the same masks.

@@ -86,9 +86,8 @@ struct Body {
 constexpr double kBoxSlack = 1e-6;
 
 Body body_of(std::vector<OrientedRect> bases) {
-  Body b{std::move(bases), {}};
-  for (const auto& r : b.bases) b.box.add(r.bounds());
-  return b;
+  const Aabb box = bounds(bases);
+  return {std::move(bases), box};
 }
 
 // Whether the bodies' gap may be <= d: false only when it certainly is not.

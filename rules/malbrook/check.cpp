@@ -550,9 +550,8 @@ class Checker {
         }
       }
     }
-    Placed p{where, label, std::move(bases), {}};
-    for (const auto& r : p.bases) p.box.add(r.bounds());
-    placed_.push_back(std::move(p));
+    const Aabb box = bounds(bases);
+    placed_.push_back({where, label, std::move(bases), box});
   }
 
   void overlaps() {

@@ -67,8 +67,7 @@ const Leader* controlling_leader(const GameState& s, const SceneLookup& scene,
   // The bases' box: its gap to a leader's box is a lower bound of the
   // footprints' gap, which saves working that out for leaders out of range
   // (with a second kSlack to spare for rounding).
-  Aabb box;
-  for (const auto& r : bases) box.add(r.bounds());
+  const Aabb box = bounds(bases);
   const Leader* best = nullptr;
   std::tuple<int, double, std::string> best_key;
   for (std::size_t li = 0; li < s.leaders.size(); ++li) {

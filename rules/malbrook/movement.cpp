@@ -20,6 +20,9 @@ namespace galloper::rules::malbrook {
 
 namespace {
 
+// A declaration that has its unit moving this step (moving_this_step).
+bool declares_a_move(const MoveDeclaration& d) { return d.mode != MoveMode::kNone && !d.executed; }
+
 constexpr double kEps = 1e-6;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 // How close to a halt line (2" from enemy for cavalry, 6" for double moves)
@@ -136,7 +139,7 @@ class Field {
     }
     // moving_this_step for every body at once: a unit's first declaration decides.
     std::map<std::string_view, bool> moving;
-    for (const auto& d : s.movement.declarations) moving.emplace(d.unit, d.mode != MoveMode::kNone && !d.executed);
+    for (const auto& d : s.movement.declarations) moving.emplace(d.unit, declares_a_move(d));
     for (auto& o : bodies_) {
       const auto it = moving.find(o.id);
       o.moving = it != moving.end() && it->second;
@@ -650,7 +653,7 @@ const char* impassable_crossed(const TerrainMap& t, const StepSweep& sw) {
 
 bool moving_this_step(const GameState& s, std::string_view id) {
   const MoveDeclaration* d = find_decl(s, id);
-  return d != nullptr && d->mode != MoveMode::kNone && !d->executed;
+  return d != nullptr && declares_a_move(*d);
 }
 
 std::string army_of(const GameState& s, const Plan& p) {

@@ -152,8 +152,9 @@ std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain
   if (state.sight_memo.grain() == SightGrain::kSeat) grain = SightGrain::kSeat;
   std::vector<Seat> seats = seats_of(state);
   const auto last = state.sight_memo.get();
-  const bool same_terrain = last != nullptr && last->features == state.features;
-  MalbrookScene scene = build_scene(state, seats, same_terrain ? &last->scene : nullptr);
+  const MalbrookScene* like = placed_like(state, last.get());
+  const bool same_terrain = like != nullptr;  // the last table was worked out on this terrain
+  MalbrookScene scene = build_scene(state, seats, like);
   if (same_terrain && last->serves(grain) && last->scene == scene && last->seats == seats) return last;
   auto table = std::make_shared<SightTable>();
   table->grain = grain;
