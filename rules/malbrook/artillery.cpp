@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <span>
 
@@ -478,6 +479,19 @@ std::vector<FireTarget> allowed_in(const GameState& s, FireContext& ctx, const G
   return nearest_only(std::move(all));
 }
 
+// The target a fire answer names. The answer was checked against
+// artillery_pending(s), whose options are allowed_in's targets, so the
+// target is one of those: only its arc and range are found again (for its
+// distance and band), not its sight line and friends' clearance.
+std::optional<FireTarget> answered_target(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase,
+                                          std::string_view id) {
+  const double max = phase == FirePhase::kCloseFire ? kCloseRange : max_range(g.weight);
+  for (FireTarget& t : enemies_in_arc(s, ctx, g, 0, max)) {
+    if (t.id == id) return std::move(t);
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool gun_under_control(const GameState& s, const Gun& g, FirePhase phase) {
@@ -945,9 +959,8 @@ void artillery_resolve(GameState& s, const std::vector<Answer>& answers, Dice& d
     for (std::size_t gi : guns_right_to_left(s, army)) {
       const Gun& g = s.guns[gi];
       if (const Answer* a = answer_for(answers, std::string(kFirePrefix) + g.id); a != nullptr && a->option != "hold") {
-        for (const auto& t : allowed_in(s, ctx, g, phase)) {
-          if (t.id != a->option) continue;
-          shots.push_back({g.id, false, t, direct_fire_modifiers(s, g, t), {}});
+        if (auto t = answered_target(s, ctx, g, phase, a->option)) {
+          shots.push_back({g.id, false, *t, direct_fire_modifiers(s, g, *t), {}});
         }
       } else if (const Answer* b = answer_for(answers, std::string(kAimPrefix) + g.id); b != nullptr && !b->steps.empty()) {
         Shot shot;

@@ -151,7 +151,9 @@ Verdict artillery_check(const GameState& s, const Answer& a);
 // The same, given artillery_pending(s).
 Verdict artillery_check(const GameState& s, const std::vector<Decision>& pending, const Answer& a);
 // Applies the acting side's answers (none when nothing was pending) and the
-// automatic parts of the half.
+// automatic parts of the half. The answers must have passed
+// artillery_check(s, ...) (resolve checks every answer first): a fire
+// answer's target is taken as allowed.
 void artillery_resolve(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events);
 
 // ---- Guns in combat (the combat phase calls these too) ----

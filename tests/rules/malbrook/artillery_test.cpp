@@ -332,6 +332,27 @@ TEST(BombardmentPhase, RejectsATargetThatIsNotAnOption) {
   EXPECT_FALSE(v.ok());
 }
 
+// artillery_resolve takes a fire answer's target as allowed (it was checked
+// against the pending options): resolve must refuse one that is in arc and
+// range but not allowed, here the farther target of a gun not under control,
+// and one the gun cannot see, and leave the state as it was.
+TEST(BombardmentPhase, ResolveRefusesATargetTheGunMayNotChoose) {
+  GameState s = gun_state(6);
+  brigade(s, "al_b2").position = {36, 22};  // in arc and seen, but farther than al_b1
+  ASSERT_EQ(eligible_targets(s, s.guns[0], FirePhase::kBombardment).size(), 2u);
+  const GameState before = s;
+  FixedDice dice{6};
+  auto r = resolve(s, answers_with(pending(s), {option_answer("fire/fr_g1", "fr/left", "al_b2")}), dice);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(state_hash(s), state_hash(before));
+  EXPECT_TRUE(resolve(s, answers_with(pending(s), {option_answer("fire/fr_g1", "fr/left", "al_b1")}), dice).ok());
+  // Hidden: a formed French brigade between the gun and al_b1.
+  s = gun_state(10);
+  s.brigades.push_back(make_brigade("fr_b9", "fr", "left", "c1", {30, 14}, 0));
+  r = resolve(s, {option_answer("fire/fr_g1", "fr/left", "al_b1")}, dice);
+  ASSERT_FALSE(r.ok());
+}
+
 TEST(BombardmentPhase, CloseRangeSixIsADpAndACasualty) {
   GameState s = gun_state(1.5);
   FixedDice dice{6};
