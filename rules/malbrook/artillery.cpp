@@ -457,10 +457,14 @@ bool gun_may_fire(const GameState& s, const Gun& g, FirePhase phase) {
 
 namespace {
 
+// How far a gun's direct fire reaches in the phase.
+double direct_reach(const Gun& g, FirePhase phase) {
+  return phase == FirePhase::kCloseFire ? kCloseRange : max_range(g.weight);
+}
+
 std::vector<FireTarget> eligible_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
   if (fires_indirect(g.weight) || !gun_may_fire(s, ctx, g, phase)) return {};
-  const double max = phase == FirePhase::kCloseFire ? kCloseRange : max_range(g.weight);
-  std::vector<FireTarget> out = enemies_in_arc(s, ctx, g, 0, max);
+  std::vector<FireTarget> out = enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase));
   if (out.empty()) return out;
   std::erase_if(out, [&](const FireTarget& t) {
     if (friends_within(s, ctx, g.army, ctx.target(t), kFriendsClearance, &g)) return true;
@@ -485,8 +489,7 @@ std::vector<FireTarget> allowed_in(const GameState& s, FireContext& ctx, const G
 // distance and band), not its sight line and friends' clearance.
 std::optional<FireTarget> answered_target(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase,
                                           std::string_view id) {
-  const double max = phase == FirePhase::kCloseFire ? kCloseRange : max_range(g.weight);
-  for (FireTarget& t : enemies_in_arc(s, ctx, g, 0, max)) {
+  for (FireTarget& t : enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase))) {
     if (t.id == id) return std::move(t);
   }
   return std::nullopt;
