@@ -83,6 +83,9 @@ std::optional<double> ray_segment(Vec2 origin, Vec2 dir, const Segment& e) {
 // ---- Angles ----
 
 double normalize_deg(double deg) {
+  // fmod is exact, so for an angle already in [0, 360) it returns the angle
+  // itself: skip the call (most facings and bearings are already there).
+  if (deg >= 0.0 && deg < 360.0) return deg;
   double r = std::fmod(deg, 360.0);
   if (r < 0) r += 360.0;
   if (r >= 360.0) r -= 360.0;
@@ -931,8 +934,10 @@ std::vector<OrientedRect> layout_ranks(Vec2 front_mid, double facing_deg, double
                                        int per_rank, double gap_x, double gap_y) {
   std::vector<OrientedRect> out;
   if (count <= 0 || per_rank <= 0) return out;
+  out.reserve(static_cast<std::size_t>(count));
   const Vec2 f = facing_unit(facing_deg);
   const Vec2 r = facing_unit(facing_deg + 90);
+  const double facing = normalize_deg(facing_deg);
   int placed = 0;
   for (int rank = 0; placed < count; ++rank) {
     const int n = std::min(per_rank, count - placed);
@@ -940,7 +945,7 @@ std::vector<OrientedRect> layout_ranks(Vec2 front_mid, double facing_deg, double
     for (int i = 0; i < n; ++i) {
       const double lateral = -rank_w / 2 + w / 2 + i * (w + gap_x);
       const double along = -(d / 2 + rank * (d + gap_y));
-      out.push_back({front_mid + r * lateral + f * along, w, d, normalize_deg(facing_deg)});
+      out.push_back({front_mid + r * lateral + f * along, w, d, facing});
     }
     placed += n;
   }
