@@ -354,10 +354,10 @@ class ChargeSight {
     if (memo != targets_.end()) return memo->second;
     const OrientedRect env = env_of(b);
     const Aabb box = env.bounds();
-    const std::set<std::string>& seen = seen_by(b.army);
+    const SeenFlags& seen = seen_by(b.army);
     std::vector<std::pair<double, std::string>> found;
-    auto consider = [&](const std::string& id, const Outline& o) {
-      if (!seen.contains(id)) return;
+    auto consider = [&](bool is_seen, const std::string& id, const Outline& o) {
+      if (!is_seen) return;
       // Nothing beyond the sight range can be reached: the boxes' gap is a
       // lower bound of the footprints' (saves the path sweep for most pairs).
       if (box.distance_to(o.box) > kChargeSightRange) return;
@@ -366,12 +366,12 @@ class ChargeSight {
     for (std::size_t i = 0; i < s_.brigades.size(); ++i) {
       const Brigade& o = s_.brigades[i];
       if (o.army == b.army || !unit_on_table(o)) continue;
-      consider(o.id, brigade(i));
+      consider(seen.brigades[i] != 0, o.id, brigade(i));
     }
     for (std::size_t i = 0; i < s_.guns.size(); ++i) {
       const Gun& g = s_.guns[i];
       if (g.army == b.army || !gun_fights(g)) continue;
-      consider(g.id, gun(i));
+      consider(seen.guns[i] != 0, g.id, gun(i));
     }
     std::sort(found.begin(), found.end());
     std::vector<std::string> out;
@@ -419,16 +419,30 @@ class ChargeSight {
     if (!guns_[i]) guns_[i] = outline(footprint(s_.guns[i]).polygon());
     return *guns_[i];
   }
-  const std::set<std::string>& seen_by(const std::string& army) {
+  // Whether the army sees each brigade and gun, by index: seen_by_army's ids
+  // looked up once per army, not once per charger and enemy.
+  struct SeenFlags {
+    std::vector<char> brigades;
+    std::vector<char> guns;
+  };
+  const SeenFlags& seen_by(const std::string& army) {
     auto it = seen_.find(army);
-    if (it == seen_.end()) it = seen_.emplace(army, seen_by_army(s_, army)).first;
+    if (it == seen_.end()) {
+      const std::set<std::string> ids = seen_by_army(s_, army);
+      SeenFlags f;
+      f.brigades.reserve(s_.brigades.size());
+      for (const auto& o : s_.brigades) f.brigades.push_back(ids.contains(o.id) ? 1 : 0);
+      f.guns.reserve(s_.guns.size());
+      for (const auto& g : s_.guns) f.guns.push_back(ids.contains(g.id) ? 1 : 0);
+      it = seen_.emplace(army, std::move(f)).first;
+    }
     return it->second;
   }
 
   const GameState& s_;
   std::vector<std::optional<Outline>> brigades_;
   std::vector<std::optional<Outline>> guns_;
-  std::map<std::string, std::set<std::string>, std::less<>> seen_;
+  std::map<std::string, SeenFlags, std::less<>> seen_;
   std::map<std::string, std::vector<std::string>, std::less<>> targets_;
 };
 
