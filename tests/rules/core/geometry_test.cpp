@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <span>
@@ -33,6 +34,30 @@ TEST(Angles, NormalizeAndDiff) {
   EXPECT_DOUBLE_EQ(angle_diff_deg(350, 10), 20);
   EXPECT_DOUBLE_EQ(angle_diff_deg(10, 350), -20);
   EXPECT_DOUBLE_EQ(angle_diff_deg(0, 180), 180);
+}
+
+// normalize_deg skips fmod for an angle already in [0, 360): bit for bit the
+// value the fmod path gives, at the ends of the range and around them.
+TEST(Angles, NormalizeGivesTheFmodValueBitForBit) {
+  auto by_fmod = [](double deg) {
+    double r = std::fmod(deg, 360.0);
+    if (r < 0) r += 360.0;
+    if (r >= 360.0) r -= 360.0;
+    return r;
+  };
+  const double cases[] = {0.0,    -0.0,   1e-300, 0.1,   89.99999999999999, 90.0,   180.0, 359.99999999999994,
+                          360.0,  -1e-300, -0.1,  -360.0, 720.5,           -720.5, 1e9,   std::nextafter(360.0, 0.0)};
+  for (double d : cases) {
+    const double want = by_fmod(d);
+    const double got = normalize_deg(d);
+    EXPECT_EQ(std::memcmp(&want, &got, sizeof(double)), 0) << d;
+  }
+  for (int i = -2000; i <= 2000; ++i) {
+    const double d = i * 0.37;
+    const double want = by_fmod(d);
+    const double got = normalize_deg(d);
+    EXPECT_EQ(std::memcmp(&want, &got, sizeof(double)), 0) << d;
+  }
 }
 
 TEST(Angles, FacingUnitIsClockwiseFromNorth) {

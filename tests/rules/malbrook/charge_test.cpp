@@ -125,6 +125,28 @@ TEST(ChargeDeclare, TargetOutsideTwentyTwoAndAHalfDegreesIsNotOffered) {
   EXPECT_TRUE(combat_pending(s).empty());
 }
 
+// "Cavalry may charge any enemy unit they can see" (charge targets are the
+// enemies the brigade's side sees): a wood across the table between the
+// sides hides the foot from every French piece, and it is then not offered,
+// though its path is as straight as before.
+TEST(ChargeDeclare, AnEnemyTheSideCannotSeeIsNotOffered) {
+  GameState s = combat_state({unit("fr_h", "fr", TroopType::kHorse, {16, 10}, 0),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 22}, 180)});
+  {
+    const auto ds = combat_pending(s);
+    ASSERT_EQ(ds.size(), 1u);
+    EXPECT_TRUE(has_option(ds[0], "charge:al_b1"));
+  }
+  Feature wood;
+  wood.id = "w";
+  wood.kind = TerrainKind::kWood;
+  wood.points = {{0, 13}, {72, 13}, {72, 19}, {0, 19}};
+  wood.closed = true;
+  s.features.push_back(wood);
+  s.terrain = make_terrain_map(s.features);
+  EXPECT_TRUE(combat_pending(s).empty());
+}
+
 TEST(ChargeFlow, DeclareRespondDiceMoveAndFight) {
   GameState s = horse_at_foot();
   // 2 AvD 4+4 = 4": contact at 3". Then fr 5 dice (+1 charging), al 4 dice.
