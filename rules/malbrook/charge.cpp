@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <limits>
 #include <map>
-#include <set>
 
 #include "rules/core/visibility.hpp"
 #include "rules/malbrook/artillery.hpp"
@@ -45,16 +44,22 @@ OrientedRect env_of(const Brigade& b) { return pose_envelope(pose_of(b)); }
 
 bool gun_fights(const Gun& g) { return unit_on_table(g) && !g.has(Status::kAbandoned); }
 
-// Unit ids each army sees now ("known": visibility.hpp, the seats of the army).
-std::set<std::string> seen_by_army(const GameState& s, std::string_view army) {
-  std::set<std::string> out;
+// Whether an army sees each brigade and gun now, by their index in the state
+// ("known": visibility.hpp, the seats of the army).
+struct SeenFlags {
+  std::vector<char> brigades;
+  std::vector<char> guns;
+};
+
+SeenFlags seen_by_army(const GameState& s, std::string_view army) {
+  SeenFlags out{std::vector<char>(s.brigades.size(), 0), std::vector<char>(s.guns.size(), 0)};
   const std::shared_ptr<const SightTable> sight = sight_table(s);
   const SeatMask mask = sight->side_mask(army);
   for (std::size_t k = 0; k < sight->scene.refs.size() && k < sight->seen_by.size(); ++k) {
     if ((sight->seen_by[k] & mask) == 0) continue;
     const PieceRef& r = sight->scene.refs[k];
-    if (r.kind == PieceKind::kBrigade) out.insert(s.brigades[r.index].id);
-    if (r.kind == PieceKind::kGun) out.insert(s.guns[r.index].id);
+    if (r.kind == PieceKind::kBrigade) out.brigades[r.index] = 1;
+    if (r.kind == PieceKind::kGun) out.guns[r.index] = 1;
   }
   return out;
 }
@@ -419,23 +424,9 @@ class ChargeSight {
     if (!guns_[i]) guns_[i] = outline(footprint(s_.guns[i]).polygon());
     return *guns_[i];
   }
-  // Whether the army sees each brigade and gun, by index: seen_by_army's ids
-  // looked up once per army, not once per charger and enemy.
-  struct SeenFlags {
-    std::vector<char> brigades;
-    std::vector<char> guns;
-  };
   const SeenFlags& seen_by(const std::string& army) {
     auto it = seen_.find(army);
-    if (it == seen_.end()) {
-      const std::set<std::string> ids = seen_by_army(s_, army);
-      SeenFlags f;
-      f.brigades.reserve(s_.brigades.size());
-      for (const auto& o : s_.brigades) f.brigades.push_back(ids.contains(o.id) ? 1 : 0);
-      f.guns.reserve(s_.guns.size());
-      for (const auto& g : s_.guns) f.guns.push_back(ids.contains(g.id) ? 1 : 0);
-      it = seen_.emplace(army, std::move(f)).first;
-    }
+    if (it == seen_.end()) it = seen_.emplace(army, seen_by_army(s_, army)).first;
     return it->second;
   }
 
