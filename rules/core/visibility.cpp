@@ -1306,19 +1306,31 @@ struct Prepared {
     return pair_terrain(o, eye, t, mark, cache, ab, len);
   }
 
-  SightResult body(std::uint32_t oi, Vec2 eye, Vec2 ab, double len, std::uint32_t bi) const {
+  // Whether body bi may block the line at all: it blocks something, and its
+  // bounding circle meets the segment (no division: off the line, or before
+  // the eye, or past the mark). Most bodies a line is tried against fail
+  // here, so this part is inlined where lines are judged and the rest
+  // (body_crossing) is not.
+  [[gnu::always_inline]] bool may_block(Vec2 eye, Vec2 ab, double len, std::uint32_t bi) const {
     const Obj& b = objs[bi];
-    if (b.block == BlockClass::kNone) return {true, SightBlock::kNone, 0};
-    {
-      // Bounding-circle rejection without a division: off the line, or
-      // before the eye, or past the mark.
-      const Vec2 w = b.cen - eye;
-      const double cr = cross(ab, w);
-      const double rl = b.rad * len;
-      if (cr * cr > rl * rl) return {true, SightBlock::kNone, 0};
-      const double along = dot(w, ab);
-      if (along < -rl || along > len * len + rl) return {true, SightBlock::kNone, 0};
-    }
+    if (b.block == BlockClass::kNone) return false;
+    const Vec2 w = b.cen - eye;
+    const double cr = cross(ab, w);
+    const double rl = b.rad * len;
+    if (cr * cr > rl * rl) return false;
+    const double along = dot(w, ab);
+    return !(along < -rl || along > len * len + rl);
+  }
+
+  [[gnu::always_inline]] SightResult body(std::uint32_t oi, Vec2 eye, Vec2 ab, double len, std::uint32_t bi) const {
+    if (!may_block(eye, ab, len, bi)) return {true, SightBlock::kNone, 0};
+    return body_crossing(oi, eye, ab, len, bi);
+  }
+
+  // body() once may_block() holds.
+  [[gnu::noinline]] SightResult body_crossing(std::uint32_t oi, Vec2 eye, Vec2 ab, double len,
+                                              std::uint32_t bi) const {
+    const Obj& b = objs[bi];
     const Obj& o = objs[oi];
     if (o.elevation > 0 && (b.block != BlockClass::kSmoke || o.sig_high) && sees_over(oi, bi)) {
       // Higher ground sees over it whether or not the line crosses it; the
