@@ -2109,15 +2109,29 @@ struct Prepared {
     record.witnesses = witnesses;
   }
 
+  // After prepare(): judge pairs with every shortcut that keeps the verdict
+  // (compute() and SightQueries; not can_see, which names the blocker of
+  // its last line).
+  void judge_verdicts_only() {
+    use_grid = true;
+    whole_pairs = true;
+    build_grid();
+    target_wedges.resize(objs.size());
+    for (auto& tw : target_wedges) tw[0].piece = tw[1].piece = UINT32_MAX;
+  }
+
+  // Before the pairs of a new observer (judge_verdicts_only).
+  void begin_observer(std::uint32_t oi) {
+    recent_n = 0;
+    obs_blocker = UINT32_MAX;
+    gather_screens(oi);
+  }
+
   const std::vector<SeatMask>& compute(const Scene* scene = nullptr, const SightRecord* last = nullptr,
                                        std::span<const std::uint32_t> last_index = {}) {
     const std::uint32_t n = static_cast<std::uint32_t>(objs.size());
     unseen_used = 0;
-    use_grid = true;
-    whole_pairs = true;
-    build_grid();
-    target_wedges.resize(n);
-    for (auto& tw : target_wedges) tw[0].piece = tw[1].piece = UINT32_MAX;
+    judge_verdicts_only();
     memo_stride = (n + 63) / 64;
     hidden_memo.assign(n * memo_stride, 0);
     auto start_afresh = [&] {
@@ -2158,9 +2172,7 @@ struct Prepared {
         }
       }
       if (near_objs.empty()) continue;
-      recent_n = 0;
-      obs_blocker = UINT32_MAX;
-      gather_screens(oi);
+      begin_observer(oi);
       for (std::uint32_t ti : near_objs) {
         if (pair(oi, ti).visible) {
           seen[ti] |= o.seats;
@@ -2178,20 +2190,28 @@ struct VisibilityEngine::Impl : Prepared {};
 
 struct SightQueries::Impl : Prepared {
   VisibilityRules own_rules;  // Prepared keeps a pointer to the rules
+  std::uint32_t observer = UINT32_MAX;  // whose pairs were judged last
 };
 
+// Only verdicts are asked for, so the pairs are judged as compute() judges
+// them (the grid walk and the whole-pair shortcuts), not as can_see does.
 SightQueries::SightQueries(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& rules)
     : impl_(std::make_unique<Impl>()) {
   impl_->own_rules = rules;
   impl_->prepare(scene, terrain, impl_->own_rules);
-  impl_->all_pool(impl_->pool);
+  impl_->judge_verdicts_only();
 }
 
 SightQueries::~SightQueries() = default;
 
 bool SightQueries::sees(std::size_t observer, std::size_t target) {
   if (observer == target) return true;
-  return impl_->pair(static_cast<std::uint32_t>(observer), static_cast<std::uint32_t>(target)).visible;
+  const auto oi = static_cast<std::uint32_t>(observer);
+  if (impl_->observer != oi) {
+    impl_->observer = oi;
+    impl_->begin_observer(oi);
+  }
+  return impl_->pair(oi, static_cast<std::uint32_t>(target)).visible;
 }
 
 VisibilityEngine::VisibilityEngine() : impl_(std::make_unique<Impl>()) {}

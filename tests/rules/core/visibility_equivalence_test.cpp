@@ -1643,6 +1643,31 @@ TEST(VisibilityEquivalence, SightQueriesGiveCanSeesVerdicts) {
   EXPECT_GT(visible, 1000);
 }
 
+// The same on the big battle, where SightQueries' grid has many cells and
+// observers stand on hills and in woods: a scrambled sample of its ordered
+// pairs, within range of each other (beyond it every judge says hidden).
+TEST(VisibilityEquivalence, SightQueriesGiveCanSeesVerdictsOnTheBigBattle) {
+  const VisibilityRules rules = malbrook_numbers();
+  Lcg g{20260521};
+  const TerrainMap terrain = battlefield(g);
+  const Scene scene = battle(terrain, g, false);
+  SightQueries queries(scene, terrain, rules);
+  const auto n = static_cast<int>(scene.objects.size());
+  int hidden = 0;
+  int visible = 0;
+  for (int k = 0; k < 1500; ++k) {
+    const auto o = static_cast<std::size_t>(g.below(n));
+    const auto t = static_cast<std::size_t>(g.below(n));
+    const Vec2 d = scene.objects[o].bases.front().center - scene.objects[t].bases.front().center;
+    if (std::sqrt(dot(d, d)) > rules.elevated_range + 12) continue;  // 12: more than any half-footprint
+    const bool expected = can_see(scene, terrain, rules, o, t).visible;
+    (expected ? visible : hidden) += 1;
+    EXPECT_EQ(queries.sees(o, t), expected) << "observer " << o << " target " << t;
+  }
+  EXPECT_GT(hidden, 150);
+  EXPECT_GT(visible, 150);
+}
+
 
 // ---- From the last table (VisibilityEngine::compute_from) ----
 
