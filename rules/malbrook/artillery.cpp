@@ -462,25 +462,46 @@ double direct_reach(const Gun& g, FirePhase phase) {
   return phase == FirePhase::kCloseFire ? kCloseRange : max_range(g.weight);
 }
 
+// A target in the gun's arc and range that it may shoot: no friends within
+// the clearance of it, and in sight.
+bool clear_and_seen(const GameState& s, FireContext& ctx, const Gun& g, const FireTarget& t) {
+  if (friends_within(s, ctx, g.army, ctx.target(t), kFriendsClearance, &g)) return false;
+  const SceneLookup& scene = ctx.scene();
+  const auto eye = scene.find(PieceKind::kGun, gun_index(s, g));
+  const auto mark = scene.find(t.kind, t.index);
+  return eye && mark && scene.sees(*eye, *mark);
+}
+
 std::vector<FireTarget> eligible_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
   if (fires_indirect(g.weight) || !gun_may_fire(s, ctx, g, phase)) return {};
   std::vector<FireTarget> out = enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase));
-  if (out.empty()) return out;
-  std::erase_if(out, [&](const FireTarget& t) {
-    if (friends_within(s, ctx, g.army, ctx.target(t), kFriendsClearance, &g)) return true;
-    const SceneLookup& scene = ctx.scene();
-    const auto eye = scene.find(PieceKind::kGun, gun_index(s, g));
-    const auto mark = scene.find(t.kind, t.index);
-    if (!eye || !mark) return true;
-    return !scene.sees(*eye, *mark);
-  });
+  std::erase_if(out, [&](const FireTarget& t) { return !clear_and_seen(s, ctx, g, t); });
   return out;
 }
 
+// eligible_in, cut to nearest_only's targets unless the gun is under
+// control. The arc's targets come nearest first, so the nearest eligible
+// ones are found by judging them in that order: the farther ones are judged
+// (sight lines, friends' clearance) only for a gun under control, and
+// whether it is is asked only when there are farther ones.
 std::vector<FireTarget> allowed_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
-  std::vector<FireTarget> all = eligible_in(s, ctx, g, phase);
-  if (all.size() <= 1 || ctx.controlled(g)) return all;
-  return nearest_only(std::move(all));
+  if (fires_indirect(g.weight) || !gun_may_fire(s, ctx, g, phase)) return {};
+  std::vector<FireTarget> arc = enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase));
+  std::vector<FireTarget> out;
+  std::size_t i = 0;
+  for (; i < arc.size() && out.empty(); ++i) {
+    if (clear_and_seen(s, ctx, g, arc[i])) out.push_back(std::move(arc[i]));
+  }
+  if (out.empty()) return out;
+  const double nearest = out.front().distance;
+  for (; i < arc.size() && arc[i].distance <= nearest + kSlack; ++i) {
+    if (clear_and_seen(s, ctx, g, arc[i])) out.push_back(std::move(arc[i]));
+  }
+  if (i == arc.size() || !ctx.controlled(g)) return out;
+  for (; i < arc.size(); ++i) {
+    if (clear_and_seen(s, ctx, g, arc[i])) out.push_back(std::move(arc[i]));
+  }
+  return out;
 }
 
 // The target a fire answer names. The answer was checked against

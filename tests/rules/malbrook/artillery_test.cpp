@@ -8,6 +8,8 @@
 #include "rules/malbrook/damage.hpp"
 #include "rules/malbrook/engine.hpp"
 #include "tests/rules/malbrook/artillery_helpers.hpp"
+#include "tests/rules/malbrook/bot.hpp"
+#include "tests/rules/malbrook/golden_files.hpp"
 
 namespace galloper::rules::malbrook {
 namespace {
@@ -123,6 +125,62 @@ TEST(ArtilleryEligibility, NearestUnlessUnderControl) {
   const auto ds = pending(s);
   ASSERT_NE(find_decision(ds, "fire/fr_g1"), nullptr);
   EXPECT_EQ(option_ids(*find_decision(ds, "fire/fr_g1")), (std::vector<std::string>{"hold", "al_b1", "al_b2"}));
+}
+
+// allowed_targets judges the nearest targets first and the farther ones
+// only for a gun under control: it must give exactly the rule written out
+// plainly -- every eligible target for a gun under control, else those as
+// near as the nearest. Checked for every gun in every artillery phase of
+// Blenheim and the demo (two seeds each) played by the bot for five turns.
+TEST(ArtilleryEligibility, AllowedTargetsAreTheNearestEligibleUnlessUnderControl) {
+  int nearest_cut = 0;   // uncontrolled guns with farther eligible targets left out
+  int controlled = 0;    // controlled guns with more than one target
+  int checked = 0;
+  for (const auto& [scenario, seed] : {std::pair{"blenheim", 3u}, {"blenheim", 11u}, {"demo", 5u}, {"demo", 8u}}) {
+    GameState s = test::scenario_state(scenario, test::bot_seed(seed));
+    test::Bot bot(seed);
+    for (int step = 0; step < 2000 && !finished(s) && s.turn <= 5; ++step) {
+      if (s.phase == Phase::kBombardment || s.phase == Phase::kCloseFire) {
+        const FirePhase phase = s.phase == Phase::kCloseFire ? FirePhase::kCloseFire : FirePhase::kBombardment;
+        for (const Gun& g : s.guns) {
+          std::vector<FireTarget> want = eligible_targets(s, g, phase);
+          const bool under_control = gun_under_control(s, g, phase);
+          if (!under_control && !want.empty()) {
+            const double nearest = want.front().distance;
+            const auto before = want.size();
+            std::erase_if(want, [&](const FireTarget& t) { return t.distance > nearest + 1e-6; });
+            nearest_cut += want.size() < before ? 1 : 0;
+          }
+          controlled += under_control && want.size() > 1 ? 1 : 0;
+          std::vector<std::string> want_ids, got_ids;
+          for (const auto& t : want) want_ids.push_back(t.id);
+          for (const auto& t : allowed_targets(s, g, phase)) got_ids.push_back(t.id);
+          EXPECT_EQ(got_ids, want_ids) << scenario << " seed " << seed << " turn " << s.turn << " " << g.id;
+          ++checked;
+        }
+      }
+      auto r = test::resolve_bot_step(s, bot.answers(s));
+      ASSERT_TRUE(r.ok()) << r.error().reason;
+      s = std::move(r->next);
+    }
+  }
+  std::printf("[ checked  ] %d guns, %d cut to the nearest, %d under control with several\n", checked, nearest_cut, controlled);
+  // Both branches of the rule are met, or the comparison would prove little.
+  EXPECT_GT(checked, 100);
+  EXPECT_GT(nearest_cut, 5);
+  EXPECT_GT(controlled, 5);
+}
+
+// Two enemies exactly as near (mirror images about the gun's line of fire):
+// a gun not under control may choose either.
+TEST(ArtilleryEligibility, TargetsAsNearAsTheNearestAreAllAllowed) {
+  GameState s = gun_state(6);
+  brigade(s, "al_b1").position = {25, 17};
+  brigade(s, "al_b2").position = {35, 17};
+  ASSERT_FALSE(gun_under_control(s, s.guns[0], FirePhase::kBombardment));
+  EXPECT_EQ(targets(s, "fr_g1"), (std::vector<std::string>{"al_b1", "al_b2"}));
+  brigade(s, "al_b2").position = {35, 17.5};  // half an inch farther
+  EXPECT_EQ(targets(s, "fr_g1"), (std::vector<std::string>{"al_b1"}));
 }
 
 TEST(ArtilleryEligibility, CloseFirePhaseOnlyWithinTwoInches) {
