@@ -482,8 +482,8 @@ std::vector<FireTarget> eligible_in(const GameState& s, FireContext& ctx, const 
 // eligible_in, cut to nearest_only's targets unless the gun is under
 // control. The arc's targets come nearest first, so the nearest eligible
 // ones are found by judging them in that order: the farther ones are judged
-// (sight lines, friends' clearance) only for a gun under control, and
-// whether it is is asked only when there are farther ones.
+// (sight lines, friends' clearance) only for a gun under control, and its
+// control is asked about only when farther ones remain.
 std::vector<FireTarget> allowed_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
   if (fires_indirect(g.weight) || !gun_may_fire(s, ctx, g, phase)) return {};
   std::vector<FireTarget> arc = enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase));
