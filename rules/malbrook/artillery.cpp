@@ -472,36 +472,34 @@ bool clear_and_seen(const GameState& s, FireContext& ctx, const Gun& g, const Fi
   return eye && mark && scene.sees(*eye, *mark);
 }
 
-std::vector<FireTarget> eligible_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
+// The targets in the gun's arc and range that it may shoot (clear_and_seen),
+// nearest first. With `nearest_unless_controlled`, only those as near as the
+// nearest of them unless the gun is under control: the arc's targets come
+// nearest first, so farther ones are judged (sight lines, friends'
+// clearance) only for a gun under control, and its control is asked about
+// only when a farther one is reached.
+std::vector<FireTarget> shootable(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase,
+                                  bool nearest_unless_controlled) {
   if (fires_indirect(g.weight) || !gun_may_fire(s, ctx, g, phase)) return {};
-  std::vector<FireTarget> out = enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase));
-  std::erase_if(out, [&](const FireTarget& t) { return !clear_and_seen(s, ctx, g, t); });
+  std::vector<FireTarget> out;
+  std::optional<bool> controlled;
+  for (FireTarget& t : enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase))) {
+    if (nearest_unless_controlled && !out.empty() && t.distance > out.front().distance + kSlack) {
+      if (!controlled) controlled = ctx.controlled(g);
+      if (!*controlled) break;
+    }
+    if (clear_and_seen(s, ctx, g, t)) out.push_back(std::move(t));
+  }
   return out;
 }
 
-// eligible_in, cut to nearest_only's targets unless the gun is under
-// control. The arc's targets come nearest first, so the nearest eligible
-// ones are found by judging them in that order: the farther ones are judged
-// (sight lines, friends' clearance) only for a gun under control, and its
-// control is asked about only when farther ones remain.
+std::vector<FireTarget> eligible_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
+  return shootable(s, ctx, g, phase, false);
+}
+
+// eligible_in cut to nearest_only's targets unless the gun is under control.
 std::vector<FireTarget> allowed_in(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase) {
-  if (fires_indirect(g.weight) || !gun_may_fire(s, ctx, g, phase)) return {};
-  std::vector<FireTarget> arc = enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase));
-  std::vector<FireTarget> out;
-  std::size_t i = 0;
-  for (; i < arc.size() && out.empty(); ++i) {
-    if (clear_and_seen(s, ctx, g, arc[i])) out.push_back(std::move(arc[i]));
-  }
-  if (out.empty()) return out;
-  const double nearest = out.front().distance;
-  for (; i < arc.size() && arc[i].distance <= nearest + kSlack; ++i) {
-    if (clear_and_seen(s, ctx, g, arc[i])) out.push_back(std::move(arc[i]));
-  }
-  if (i == arc.size() || !ctx.controlled(g)) return out;
-  for (; i < arc.size(); ++i) {
-    if (clear_and_seen(s, ctx, g, arc[i])) out.push_back(std::move(arc[i]));
-  }
-  return out;
+  return shootable(s, ctx, g, phase, true);
 }
 
 // The target a fire answer names. The answer was checked against
