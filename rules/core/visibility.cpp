@@ -284,6 +284,35 @@ namespace {
 
 constexpr std::uint32_t kNoHull = UINT32_MAX;
 
+// The tangent corners of a convex quad (corners clockwise) from a point
+// outside it, by which of its sides face the point (bit k: side k, from
+// corner k to k + 1). Seen from the point the facing sides form one chain
+// running anticlockwise: its first corner is the right tangent (every other
+// corner lies anticlockwise of it) and its last the left. A point in line
+// with a side does not count it as facing; the chain then ends at the
+// side's nearer corner, in the same direction as the farther. {-1, -1}: no
+// side faces the point (on or in the quad), or not one chain.
+struct Tangents {
+  int right = -1;
+  int left = -1;
+};
+constexpr std::array<Tangents, 16> kTangents = [] {
+  std::array<Tangents, 16> t{};
+  for (unsigned m = 1; m < 15; ++m) {
+    int starts = 0;
+    int first = 0;
+    for (int k = 0; k < 4; ++k) {
+      if ((m >> k & 1u) && !(m >> ((k + 3) % 4) & 1u)) {
+        ++starts;
+        first = k;
+      }
+    }
+    if (starts != 1) continue;
+    t[m] = {first, (first + std::popcount(m)) % 4};
+  }
+  return t;
+}();
+
 struct Prepared {
   struct Obj {
     Vec2 cen;          // centre of `box`
@@ -542,47 +571,24 @@ struct Prepared {
           // unformed_see_beyond past that base (a sufficient condition).
           for (std::uint32_t qi = ob.q0; qi < ob.q1; ++qi) {
             const Quad& q = quads[qi];
-            std::array<Vec2, 4> v;
+            // Which sides face p (p strictly beyond them): none when p is on
+            // or in the body. The corners are clockwise, so from p the facing
+            // sides run anticlockwise as one chain; its first corner is the
+            // right tangent and its last the left (kTangents).
+            unsigned facing = 0;
             double far2 = 0;
-            bool outside = false;
             for (std::size_t k = 0; k < 4; ++k) {
-              v[k] = q.c[k] - p;
-              far2 = std::max(far2, dot(v[k], v[k]));
-              if (q.d[k] - dot(q.n[k], p) < 0) outside = true;
+              far2 = std::max(far2, sq(q.c[k] - p));
+              if (q.d[k] - dot(q.n[k], p) < 0) facing |= 1u << k;
             }
-            if (!outside) continue;  // p on or in the body: no wedge
+            const Tangents tg = kTangents[facing];
+            if (tg.right < 0) continue;  // p on or in the body: no wedge
             if (unformed) {
               const double need = std::sqrt(unformed_far2) + rules->unformed_see_beyond + kGeomEpsilon;
               far2 = need * need;
             }
-            // Tangent corners: every other corner on one side of them (the
-            // first such corner each way). cross(v[j], v[k]) is exactly
-            // -cross(v[k], v[j]) (the same two products, subtracted the other
-            // way), so six crosses give all twelve signs: cross(v[k], v[j])
-            // < 0 rules k out as the right tangent and j as the left one.
-            unsigned not_right = 0, not_left = 0;
-            auto pair_sign = [&](int k, int j) {
-              const double c = cross(v[static_cast<std::size_t>(k)], v[static_cast<std::size_t>(j)]);
-              if (c < 0) {
-                not_right |= 1u << k;
-                not_left |= 1u << j;
-              } else if (c > 0) {
-                not_left |= 1u << k;
-                not_right |= 1u << j;
-              }
-            };
-            pair_sign(0, 1);
-            pair_sign(0, 2);
-            pair_sign(0, 3);
-            pair_sign(1, 2);
-            pair_sign(1, 3);
-            pair_sign(2, 3);
-            const unsigned right_ok = ~not_right & 0xFu, left_ok = ~not_left & 0xFu;
-            const int right = right_ok ? std::countr_zero(right_ok) : -1;
-            const int left = left_ok ? std::countr_zero(left_ok) : -1;
-            if (right < 0 || left < 0 || right == left) continue;
-            shadows.push_back(
-                {v[static_cast<std::size_t>(right)], v[static_cast<std::size_t>(left)], far2, nb.second, unformed});
+            shadows.push_back({q.c[static_cast<std::size_t>(tg.right)] - p, q.c[static_cast<std::size_t>(tg.left)] - p,
+                               far2, nb.second, unformed});
           }
         }
         shadow_hi[pi] = static_cast<std::uint32_t>(shadows.size());
