@@ -1838,16 +1838,20 @@ struct Prepared {
       }
     }
     if (whole_pairs && target_wedges_hide(oi, ti)) return {false, SightBlock::kHill, 0};
+    // compute(): before building either end's shadows, try the line
+    // between the first points (the centres): most targets are seen by
+    // the first observer that judges them, and so on that line. When it is
+    // blocked, its verdict stands in for searching it again below.
+    Cache probe;
+    SightResult probed{true, SightBlock::kNone, 0};
+    bool probed_sym = false;
     if (whole_pairs && !shadows_built[ti]) {
-      // compute(): before building either end's shadows, try the line
-      // between the first points (the centres): most targets are seen by
-      // the first observer that judges them, and so on that line.
-      Cache probe;
-      const SightResult r = line(oi, points[o.p0], ti, points[t.p0], probe);
-      if (r.visible) {
+      probed = line(oi, points[o.p0], ti, points[t.p0], probe);
+      if (probed.visible) {
         pair_sym = line_sym;
-        return r;
+        return probed;
       }
+      probed_sym = line_sym;
     }
     // Target points hidden from the whole observer by bodies around them.
     // compute(): an observer on higher ground sees over most of those
@@ -1942,12 +1946,20 @@ struct Prepared {
             continue;
           }
         }
-        last = line(oi, points[e], ti, points[m], cache);
-        if (last.visible) {
-          pair_sym = line_sym;
-          return last;
+        if (!probed.visible && e == o.p0 && m == t.p0) {
+          last = probed;
+          sym = sym && probed_sym;
+          cache.kind = probe.kind;
+          cache.index = probe.index;
+          if (probe.kind == Cache::kBody) cache.add_body(probe.index);
+        } else {
+          last = line(oi, points[e], ti, points[m], cache);
+          if (last.visible) {
+            pair_sym = line_sym;
+            return last;
+          }
+          sym = sym && line_sym;
         }
-        sym = sym && line_sym;
         if (!eye_shadows && cache.kind == Cache::kBody) {
           const double reach = 3 * max_prad + objs[cache.index].rad + o.prad;
           if (sq(objs[cache.index].cen - o.pcen) <= reach * reach && ++near_blocks[oi] >= kEyeShadowsAfter) {
