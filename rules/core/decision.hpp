@@ -25,6 +25,8 @@ class Game;
 struct Option {
   std::string id;     // what the answer sends back: "first", "halt", "2"
   std::string label;  // for people
+
+  friend bool operator==(const Option&, const Option&) = default;
 };
 
 // A question the engine asks one seat at the current step.
@@ -39,6 +41,8 @@ struct Decision {
   // Numbers the client needs to offer a legal order (e.g. "max_distance": 3.5,
   // "max_dice": 2); names are the ruleset's.
   std::vector<std::pair<std::string, double>> limits;
+
+  friend bool operator==(const Decision&, const Decision&) = default;
 };
 
 // One primitive of an order: a move or a manoeuvre. Orders are lists of these,

@@ -960,7 +960,8 @@ Verdict combat_check(const GameState&, const std::vector<Decision>& pending, con
 
 bool combat_resolved(const GameState& s) { return !stale(s) && s.combat.stage == CombatStage::kResolved; }
 
-Verdict combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events) {
+Verdict combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events,
+                       std::optional<std::vector<Decision>>* known) {
   if (stale(s)) start_phase(s);
   if (s.combat.stage == CombatStage::kResolved) {
     if (!answers.empty()) return reject("unknown_decision", "Nothing is pending in the combat phase now.");
@@ -982,11 +983,16 @@ Verdict combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice& d
       default: break;
     }
     std::vector<Decision> more;
+    const std::uint32_t half_asked = s.half;  // the acting half `more` is worked out for, but for declarations
     c = open_from(s, next(s, c), more);
     if (c.stage != CombatStage::kResolved) {
       s.combat.stage = c.stage;
       s.combat.half = c.half;
       s.half = c.stage == CombatStage::kDeclare ? c.half : 0;
+      // combat_pending(s) now opens at c and finds `more` there when they
+      // were worked out for the same acting half (decisions_at asks for
+      // declarations with c.half); the stage recorded plays no part.
+      if (known != nullptr && (c.stage == CombatStage::kDeclare || half_asked == s.half)) *known = std::move(more);
       return Ok{};
     }
   }

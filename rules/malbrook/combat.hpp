@@ -209,8 +209,12 @@ Verdict combat_check(const GameState& state, const Answer& answer);
 // The same, given combat_pending(state).
 Verdict combat_check(const GameState& state, const std::vector<Decision>& pending, const Answer& answer);
 // Applies the answers of the current sub-step and runs on: with nothing more
-// to ask, charges move and every combat is resolved (stage kResolved).
-Verdict combat_resolve(GameState& state, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events);
+// to ask, charges move and every combat is resolved (stage kResolved). When
+// it stops at a later sub-step with decisions, it has worked out
+// combat_pending(state) for that stage to find it: handed back in `known`
+// (when given), so the engine need not work it out again.
+Verdict combat_resolve(GameState& state, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events,
+                       std::optional<std::vector<Decision>>* known = nullptr);
 // This turn's combats are resolved (after-combat may start).
 bool combat_resolved(const GameState& state);
 

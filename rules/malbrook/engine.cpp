@@ -188,7 +188,7 @@ void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::v
       // Charge declarations, responses and dice, then every combat resolved
       // (charge.hpp, combat.hpp); the answers were checked by combat_check.
       if (!combat_resolved(s)) {
-        (void)combat_resolve(s, answers, dice, ev);
+        (void)combat_resolve(s, answers, dice, ev, known);
         return;
       }
       // "conduct any moves resulting from the combat resolution" (after_combat.hpp).
