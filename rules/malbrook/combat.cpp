@@ -1,6 +1,7 @@
 #include "rules/malbrook/combat.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <map>
 #include <numeric>
@@ -713,6 +714,24 @@ Cursor open_from(const GameState& s, Cursor c, std::vector<Decision>& out) {
   return {CombatStage::kResolved, 0};
 }
 
+// The stage whose decisions `owed` are, given owed == combat_pending(s),
+// without working them out again: each stage names its decisions by its own
+// prefix (charge.cpp), and a half's declarations are its acting army's
+// brigades'. Declarations are owed only from the declaration stage, so at
+// half 0 they are half 1's when the brigade is not in the first army.
+Cursor cursor_of(const GameState& s, const std::vector<Decision>& owed) {
+  if (owed.empty()) return {CombatStage::kResolved, 0};
+  const std::string& id = owed.front().id;
+  if (id.starts_with("charge_dice/")) return {CombatStage::kDice, 0};
+  if (id.starts_with("response/")) return {CombatStage::kRespond, 0};
+  Cursor c{CombatStage::kDeclare, s.combat.half};
+  if (c.half == 0 && alternate(s)) {
+    const Brigade* b = s.find_brigade(std::string_view(id).substr(std::string_view("charge/").size()));
+    if (b != nullptr && b->army != armies_in_order(s).front()) c.half = 1;
+  }
+  return c;
+}
+
 const Decision* find_decision(const std::vector<Decision>& ds, std::string_view id) {
   for (const auto& d : ds) {
     if (d.id == id) return &d;
@@ -961,14 +980,25 @@ Verdict combat_check(const GameState&, const std::vector<Decision>& pending, con
 bool combat_resolved(const GameState& s) { return !stale(s) && s.combat.stage == CombatStage::kResolved; }
 
 Verdict combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events,
-                       std::optional<std::vector<Decision>>* known) {
+                       const std::vector<Decision>* owed, std::optional<std::vector<Decision>>* known) {
   if (stale(s)) start_phase(s);
   if (s.combat.stage == CombatStage::kResolved) {
     if (!answers.empty()) return reject("unknown_decision", "Nothing is pending in the combat phase now.");
     return Ok{};
   }
-  std::vector<Decision> ds;
-  Cursor c = open_from(s, {s.combat.stage, s.combat.half}, ds);
+  std::vector<Decision> worked_out;
+  Cursor c;
+  if (owed != nullptr) {
+    c = cursor_of(s, *owed);
+#ifndef NDEBUG
+    // Debug builds (the tests' CI build among them) hold it to the stage worked out.
+    const Cursor w = open_from(s, {s.combat.stage, s.combat.half}, worked_out);
+    assert(w.stage == c.stage && w.half == c.half && worked_out == *owed);
+#endif
+  } else {
+    c = open_from(s, {s.combat.stage, s.combat.half}, worked_out);
+  }
+  const std::vector<Decision>& ds = owed != nullptr ? *owed : worked_out;
   for (const auto& a : answers) {
     if (auto v = check_in(ds, a); !v) return v;
   }

@@ -209,11 +209,13 @@ Verdict combat_check(const GameState& state, const Answer& answer);
 // The same, given combat_pending(state).
 Verdict combat_check(const GameState& state, const std::vector<Decision>& pending, const Answer& answer);
 // Applies the answers of the current sub-step and runs on: with nothing more
-// to ask, charges move and every combat is resolved (stage kResolved). When
-// it stops at a later sub-step with decisions, it has worked out
-// combat_pending(state) for that stage to find it: handed back in `known`
-// (when given), so the engine need not work it out again.
+// to ask, charges move and every combat is resolved (stage kResolved).
+// `owed`, when given, is combat_pending(state), which it then need not work
+// out again. When it stops at a later sub-step with decisions, it has worked
+// out combat_pending(state) for that stage to find it: handed back in
+// `known` (when given), so the engine need not work it out again either.
 Verdict combat_resolve(GameState& state, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events,
+                       const std::vector<Decision>* owed = nullptr,
                        std::optional<std::vector<Decision>>* known = nullptr);
 // This turn's combats are resolved (after-combat may start).
 bool combat_resolved(const GameState& state);

@@ -136,10 +136,11 @@ void finish_artillery(GameState& s, const std::vector<Answer>& answers, Dice& di
   enter_phase(s, next, ev);
 }
 
-// Completes the current sub-step with `answers` and enters the next one. It
-// may leave pending(s) in `known` when it had to work that out anyway.
+// Completes the current sub-step with `answers` and enters the next one.
+// `owed`, when given, is pending(s) as it enters. It may leave pending(s) in
+// `known` when it had to work that out anyway.
 void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& ev,
-            std::optional<std::vector<Decision>>* known = nullptr) {
+            const std::vector<Decision>* owed = nullptr, std::optional<std::vector<Decision>>* known = nullptr) {
   switch (s.phase) {
     case Phase::kInitiative:
       if (!s.initiative_winner.empty()) {
@@ -188,7 +189,7 @@ void finish(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::v
       // Charge declarations, responses and dice, then every combat resolved
       // (charge.hpp, combat.hpp); the answers were checked by combat_check.
       if (!combat_resolved(s)) {
-        (void)combat_resolve(s, answers, dice, ev, known);
+        (void)combat_resolve(s, answers, dice, ev, owed, known);
         return;
       }
       // "conduct any moves resulting from the combat resolution" (after_combat.hpp).
@@ -273,14 +274,14 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
       return ok.error();
     }
   } else {
-    finish(r.next, answers, dice, r.events, &known);
+    finish(r.next, answers, dice, r.events, &owed, &known);
   }
   // Run on through everything that needs no decision.
   while (!finished(r.next)) {
     r.next_pending = known ? std::move(*known) : pending(r.next);
     known.reset();
     if (!r.next_pending.empty()) break;
-    finish(r.next, {}, dice, r.events, &known);
+    finish(r.next, {}, dice, r.events, &r.next_pending, &known);
   }
   r.next.step = state.step + 1;
   return r;
