@@ -467,10 +467,11 @@ struct Prepared {
   std::vector<Shadow> shadows;
   // Per sight point, its run in `shadows` and in `spans`. Both are worked
   // out per object the first time a pair needs them (most objects' are never
-  // looked at, or only some), into whatever end of the arrays is free then:
-  // each point's run is the same whenever it is built.
+  // looked at, or only some; spans only at a target's end), into whatever
+  // end of the arrays is free then: each point's run is the same whenever it
+  // is built.
   std::vector<std::uint32_t> shadow_lo, shadow_hi;
-  std::vector<std::uint8_t> shadows_built;  // per object
+  std::vector<std::uint8_t> shadows_built;  // per object: 1 shadows, 2 shadows and spans
   std::vector<std::uint32_t> near_blocks;  // per observer: searched lines blocked near its eye (compute)
   static constexpr std::uint32_t kEyeShadowsAfter = 4;
   std::vector<std::uint32_t> near_blocks_target;  // per target: the same, near it, for observers on higher ground
@@ -530,6 +531,14 @@ struct Prepared {
     if (shadows_built[oi]) return;
     shadows_built[oi] = 1;
     build_shadows_of(oi);
+  }
+  // Spans are looked up only at a target's end: an object whose shadows
+  // served only its eye never needs them.
+  void ensure_spans(std::uint32_t oi) {
+    ensure_shadows(oi);
+    if (shadows_built[oi] == 2) return;
+    shadows_built[oi] = 2;
+    build_spans_of(oi);
   }
 
   void build_shadows_of(std::uint32_t oi) {
@@ -594,7 +603,6 @@ struct Prepared {
         shadow_hi[pi] = static_cast<std::uint32_t>(shadows.size());
       }
     }
-    build_spans_of(oi);
   }
 
   // The wedges of outright blockers around each sight point, as merged
@@ -1858,7 +1866,7 @@ struct Prepared {
     // bodies; it builds the target's shadows only once searched lines have
     // found bodies near the target blocking such observers a few times.
     bool target_shadows = !whole_pairs || o.elevation <= 0 || shadows_built[ti];
-    if (target_shadows) ensure_shadows(ti);
+    if (target_shadows) ensure_spans(ti);
     std::uint64_t done = 0;
     bool all_done = t.p1 - t.p0 <= 64;
     std::uint32_t named = UINT32_MAX;
@@ -1970,7 +1978,7 @@ struct Prepared {
         if (!target_shadows && cache.kind == Cache::kBody) {
           const double reach = 3 * max_prad + objs[cache.index].rad + t.prad;
           if (sq(objs[cache.index].cen - t.pcen) <= reach * reach && ++near_blocks_target[ti] >= kTargetShadowsAfter) {
-            ensure_shadows(ti);
+            ensure_spans(ti);
             target_shadows = true;
           }
         }
