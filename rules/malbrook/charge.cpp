@@ -639,6 +639,8 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
         }
       }
       Decision d;
+      // combat.cpp (cursor_of) tells the stages apart by these prefixes:
+      // "charge/", "response/", "charge_dice/".
       d.id = "charge/" + b.id;
       d.seat = seat_of(b);
       d.kind = "charge_declaration";
