@@ -581,9 +581,7 @@ struct Prepared {
           for (std::uint32_t qi = ob.q0; qi < ob.q1; ++qi) {
             const Quad& q = quads[qi];
             // Which sides face p (p strictly beyond them): none when p is on
-            // or in the body. The corners are clockwise, so from p the facing
-            // sides run anticlockwise as one chain; its first corner is the
-            // right tangent and its last the left (kTangents).
+            // or in the body; the tangent corners follow (kTangents).
             unsigned facing = 0;
             double far2 = 0;
             for (std::size_t k = 0; k < 4; ++k) {
