@@ -2,6 +2,12 @@
 // and nothing taken from anywhere else.
 #include "codec/view_codec.hpp"
 
+#include <cstdint>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
 namespace galloper::codec {
 
 namespace {
@@ -88,9 +94,7 @@ void unit(const rules::UnitView& u, v1::UnitView* out) {
   if (!u.attached_to.empty()) out->set_attached_to(u.attached_to);
 }
 
-}  // namespace
-
-void to_proto(const rules::View& view, galloper::v1::GameView* out) {
+void header(const rules::View& view, v1::GameView* out) {
   out->set_ruleset(view.ruleset);
   out->set_scenario(view.scenario);
   out->set_title(view.title);
@@ -108,7 +112,10 @@ void to_proto(const rules::View& view, galloper::v1::GameView* out) {
     side->set_name(s.name);
     side->set_attacker(s.attacker);
   }
-  for (const auto& t : view.terrain) {
+}
+
+void terrain(const std::vector<rules::TerrainView>& features, v1::GameView* out) {
+  for (const auto& t : features) {
     v1::TerrainView* tv = out->add_terrain();
     tv->set_id(t.id);
     tv->set_kind(terrain_kind(t.kind));
@@ -120,8 +127,111 @@ void to_proto(const rules::View& view, galloper::v1::GameView* out) {
     tv->set_steep(t.steep);
     tv->set_major(t.major);
   }
+}
+
+}  // namespace
+
+void to_proto(const rules::View& view, galloper::v1::GameView* out) {
+  header(view, out);
+  terrain(view.terrain, out);
   out->mutable_units()->Reserve(static_cast<int>(view.units.size()));
   for (const auto& u : view.units) unit(u, out->add_units());
+}
+
+bool to_proto_change(const rules::View& last, const rules::View& now, galloper::v1::GameView* out,
+                     galloper::v1::ViewChange* change) {
+  // Match each unit of `now` with `last`'s by id. Views list units in the
+  // state's order, so the next unit of `last` is nearly always the one: the
+  // ids are looked up in a map only once that fails.
+  const std::size_t n = last.units.size();
+  std::vector<char> matched(n, 0);
+  std::vector<std::uint32_t> changed;  // indices into now.units
+  std::unordered_map<std::string_view, std::size_t> where;
+  std::size_t next = 0;       // where the next match is looked for first
+  std::size_t kept_after = 0;  // one past the last kept unit's place in `last`
+  for (std::size_t i = 0; i < now.units.size(); ++i) {
+    const auto& u = now.units[i];
+    std::size_t k = n;
+    if (next < n && last.units[next].id == u.id) {
+      k = next;
+    } else {
+      if (where.empty()) {
+        for (std::size_t j = 0; j < n; ++j) where.emplace(last.units[j].id, j);
+      }
+      if (auto it = where.find(u.id); it != where.end()) k = it->second;
+    }
+    if (k == n) {
+      changed.push_back(static_cast<std::uint32_t>(i));  // new to the view
+      continue;
+    }
+    if (matched[k]) return false;  // an id twice: no change can say that
+    matched[k] = 1;
+    next = k + 1;
+    if (last.units[k] == u) {
+      if (k + 1 <= kept_after) return false;  // kept units in another order
+      kept_after = k + 1;
+    } else {
+      changed.push_back(static_cast<std::uint32_t>(i));
+    }
+  }
+  header(now, out);
+  if (now.terrain != last.terrain) {
+    change->set_terrain_changed(true);
+    terrain(now.terrain, out);
+  }
+  out->mutable_units()->Reserve(static_cast<int>(changed.size()));
+  change->mutable_unit_index()->Reserve(static_cast<int>(changed.size()));
+  for (const auto i : changed) {
+    unit(now.units[i], out->add_units());
+    change->add_unit_index(i);
+  }
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!matched[k]) change->add_units_gone(last.units[k].id);
+  }
+  return true;
+}
+
+std::optional<std::string> apply_change(const galloper::v1::GameView& last, const galloper::v1::GameView& view,
+                                        const galloper::v1::ViewChange& change, galloper::v1::GameView* out) {
+  if (change.unit_index_size() != view.units_size()) {
+    return "the view change places " + std::to_string(change.unit_index_size()) + " units but holds " +
+           std::to_string(view.units_size());
+  }
+  std::unordered_set<std::string_view> dropped;
+  for (const auto& u : view.units()) dropped.insert(u.id());
+  std::unordered_set<std::string_view> present;
+  for (const auto& u : last.units()) present.insert(u.id());
+  for (const auto& id : change.units_gone()) {
+    if (!present.contains(id)) return "the view change drops unit \"" + id + "\", which the last view does not hold";
+    dropped.insert(id);
+  }
+  std::vector<const v1::UnitView*> kept;
+  kept.reserve(static_cast<std::size_t>(last.units_size()));
+  for (const auto& u : last.units()) {
+    if (!dropped.contains(u.id())) kept.push_back(&u);
+  }
+  const std::size_t total = kept.size() + static_cast<std::size_t>(view.units_size());
+  out->CopyFrom(view);
+  out->clear_units();
+  if (!change.terrain_changed()) *out->mutable_terrain() = last.terrain();
+  out->mutable_units()->Reserve(static_cast<int>(total));
+  std::size_t from_kept = 0;
+  int from_change = 0;
+  for (std::size_t place = 0; place < total; ++place) {
+    if (from_change < view.units_size() && change.unit_index(from_change) == place) {
+      *out->add_units() = view.units(from_change++);
+    } else if (from_kept < kept.size()) {
+      *out->add_units() = *kept[from_kept++];
+    } else {
+      break;
+    }
+  }
+  if (from_change != view.units_size()) {
+    return "the view change puts unit \"" + view.units(from_change).id() + "\" at place " +
+           std::to_string(change.unit_index(from_change)) + ", out of order or beyond the view's " +
+           std::to_string(total) + " units";
+  }
+  return std::nullopt;
 }
 
 }  // namespace galloper::codec

@@ -76,6 +76,8 @@ struct RectView {
   double width = 0;  // along the front
   double depth = 0;
   double facing_deg = 0;
+
+  friend bool operator==(const RectView&, const RectView&) = default;
 };
 
 enum class UnitKind : std::uint8_t { kBrigade, kGun, kLeader, kMessenger, kMarker };
@@ -101,6 +103,8 @@ struct UnitView {
   std::uint32_t last_seen_turn = 0;
   std::string rank;         // leaders
   std::string attached_to;  // leaders
+
+  friend bool operator==(const UnitView&, const UnitView&) = default;
 };
 
 enum class TerrainKind : std::uint8_t {
@@ -117,12 +121,16 @@ struct TerrainView {
   double elevation = 0;
   bool steep = false;
   bool major = false;
+
+  friend bool operator==(const TerrainView&, const TerrainView&) = default;
 };
 
 struct SideView {
   std::string id;
   std::string name;
   bool attacker = false;
+
+  friend bool operator==(const SideView&, const SideView&) = default;
 };
 
 struct View {
@@ -140,6 +148,8 @@ struct View {
   std::vector<SideView> sides;
   std::vector<TerrainView> terrain;
   std::vector<UnitView> units;
+
+  friend bool operator==(const View&, const View&) = default;
 };
 
 class Game {
