@@ -4,6 +4,7 @@
 #include <google/protobuf/text_format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <ctime>
 
 #include "codec/edit_codec.hpp"
@@ -604,7 +605,15 @@ void Room::do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& pee
   joined->set_game_id(record_.id);
   joined->set_seat(seat->seat.id);
   joined->set_resume_token(resume);
+  // The seat's other connections hold the view it was last sent; a change
+  // can follow for all of them only if this one is sent that view too.
+  const bool others = std::any_of(seat->peers.begin(), seat->peers.end(), [&](const std::weak_ptr<Peer>& p) {
+    auto held = p.lock();
+    return held && held != peer;
+  });
+  std::optional<rules::View> before = std::move(seat->shown);
   fill_view(*seat, joined->mutable_view());
+  if (others && !(before && seat->shown && *before == *seat->shown)) seat->shown.reset();
   *joined->mutable_settings() = settings_;
   peer->send(make_outgoing(std::move(reply)));
 
@@ -673,7 +682,8 @@ const rules::Game& Room::spectator_state() const {
   return *std::prev(it)->second;
 }
 
-void Room::fill_view(const SeatState& seat, v1::GameView* out) const {
+void Room::fill_view(SeatState& seat, v1::GameView* out) {
+  seat.shown.reset();
   if (ended()) {
     // At the end of the game everything is revealed.
     codec::to_proto(game_->view_for("umpire", view_settings_), out);
@@ -690,8 +700,27 @@ void Room::fill_view(const SeatState& seat, v1::GameView* out) const {
     out->set_seat(seat.seat.id);
     out->set_delayed_turns(game_->turn() - state.turn());
   } else {
-    codec::to_proto(game_->view_for(seat.seat.id, view_settings_), out);
+    rules::View view = game_->view_for(seat.seat.id, view_settings_);
+    codec::to_proto(view, out);
+    seat.shown = std::move(view);
   }
+  fill_view_header(out);
+}
+
+void Room::fill_step_view(SeatState& seat, v1::StepResolved* out) {
+  if (!seat.shown || ended() || is_spectator(seat)) return fill_view(seat, out->mutable_view());
+  // Most of a view is as it was a step ago: the seat is sent what changed
+  // (docs/PERFORMANCE.md, "Views as changes"). Still built by view_for, the
+  // one path to what a seat may see, and compared with what it was sent.
+  rules::View view = game_->view_for(seat.seat.id, view_settings_);
+  if (!codec::to_proto_change(*seat.shown, view, out->mutable_view(), out->mutable_change())) {
+    codec::to_proto(view, out->mutable_view());
+  }
+  seat.shown = std::move(view);
+  fill_view_header(out->mutable_view());
+}
+
+void Room::fill_view_header(v1::GameView* out) const {
   out->set_game_id(record_.id);
   out->set_seed_commitment(record_.seed_commitment);
   if (!record_.title.empty()) out->set_title(record_.title);
@@ -1002,7 +1031,10 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<v1::Eve
   snapshot_after(seq, game_->turn() != old_turn);
 
   for (auto& seat : seats_) {
-    if (seat.peers.empty()) continue;
+    if (seat.peers.empty()) {
+      seat.shown.reset();
+      continue;
+    }
     const auto bit = std::uint64_t{1} << index_of(seat);
     auto out = std::make_shared<Outgoing>(Outgoing::OnArena{});
     auto* sr = out->build()->mutable_step_resolved();
@@ -1029,7 +1061,7 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<v1::Eve
       }
       fill_decisions(seat.seat.id, sr->mutable_next());
     }
-    fill_view(seat, sr->mutable_view());
+    fill_step_view(seat, sr);
     send_to_seat(seat, std::move(out));
   }
   send_seat_status();
@@ -1539,7 +1571,10 @@ void Room::reload_after_rewind(const std::shared_ptr<Peer>& peer, std::uint64_t 
 
 void Room::send_fresh_state() {
   for (auto& seat : seats_) {
-    if (seat.peers.empty()) continue;
+    if (seat.peers.empty()) {
+      seat.shown.reset();
+      continue;
+    }
     v1::Envelope view;
     fill_view(seat, view.mutable_view());
     send_to_seat(seat, make_outgoing(std::move(view)));

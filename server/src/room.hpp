@@ -120,6 +120,10 @@ class Room : public std::enable_shared_from_this<Room> {
     std::map<std::string, std::string> standing;  // decision kind -> option
     std::uint32_t pauses_used = 0;
     std::optional<Webhook> webhook;
+    // The view this seat's connections were last sent, while they all hold
+    // the same one (a seat that plays, before the end): the next StepResolved
+    // tells the seat's view as a change to it. Empty: the next goes whole.
+    std::optional<rules::View> shown;
   };
   struct HistoryEvent {
     v1::Event wire;
@@ -202,7 +206,12 @@ class Room : public std::enable_shared_from_this<Room> {
   std::set<std::string> owing_seats() const;
   bool ended() const { return game_->finished() || ended_by_umpire_; }
   void fill_decisions(const std::string& seat, v1::DecisionsOwed* out) const;
-  void fill_view(const SeatState& seat, v1::GameView* out) const;
+  // The seat's whole view (kept as `shown` for a seat that plays).
+  void fill_view(SeatState& seat, v1::GameView* out);
+  // A StepResolved's view: a change to `shown` where there is one.
+  void fill_step_view(SeatState& seat, v1::StepResolved* out);
+  // The fields of a view the room adds to the ruleset's.
+  void fill_view_header(v1::GameView* out) const;
   // Who owes, who has locked, which seats the bot plays (players only).
   v1::Envelope seat_status() const;
   void send_seat_status();

@@ -9,7 +9,8 @@
 // game is rebuilt offline from the store with the rules library and every
 // recorded message is checked against it:
 //  * a view (Joined, StepResolved, pushed) shows exactly the units the rules'
-//    one path (`Game::view_for`) shows that seat in the state of that step;
+//    one path (`Game::view_for`) shows that seat in the state of that step
+//    (a view told as a change, once applied to the seat's last);
 //  * the events of a step are exactly those `visible_events` lets the seat
 //    learn of, as the rules produced them;
 //  * decisions owed are the seat's own, with only its own answers.
@@ -195,7 +196,7 @@ std::vector<std::string> unit_lines(const google::protobuf::RepeatedPtrField<v1:
 
 // The checks, for one seat of one game.
 void check_messages(const PlayedGame& game, const Bot& bot, const Rebuilt& rebuilt, int& views, int& events,
-                    int& hidden) {
+                    int& hidden, int& changes) {
   rules::ViewSettings settings;
   settings.side_shared_vision = game.side_shared;
   const bool umpire = bot.seat == "umpire";
@@ -211,12 +212,36 @@ void check_messages(const PlayedGame& game, const Bot& bot, const Rebuilt& rebui
     ++views;
     if (got.units_size() < static_cast<int>(it->second->view_for("umpire", settings).units.size())) ++hidden;
   };
+  // The seat's whole view as a client keeps it: each view told as a change
+  // is applied to the last (codec::apply_change, as the web client does), and
+  // what comes of it is checked like a whole view.
+  v1::GameView held;
+  bool holding = false;
   for (const auto& m : bot.received) {
-    if (m.has_joined()) expect_view(m.joined().view(), "Joined");
-    if (m.has_view()) expect_view(m.view(), "view push");
+    if (m.has_joined()) {
+      held = m.joined().view();
+      holding = true;
+      expect_view(held, "Joined");
+    }
+    if (m.has_view()) {
+      held = m.view();
+      holding = true;
+      expect_view(held, "view push");
+    }
     if (m.has_step_resolved()) {
       const auto& sr = m.step_resolved();
-      expect_view(sr.view(), "StepResolved");
+      if (sr.has_change()) {
+        ASSERT_TRUE(holding) << bot.seat << " was sent a change before any whole view";
+        v1::GameView whole;
+        const auto wrong = codec::apply_change(held, sr.view(), sr.change(), &whole);
+        ASSERT_FALSE(wrong) << bot.seat << " step " << sr.step() << ": " << *wrong;
+        held = std::move(whole);
+        ++changes;
+      } else {
+        held = sr.view();
+        holding = true;
+      }
+      expect_view(held, "StepResolved");
       auto evs = rebuilt.events_of_step.find(sr.step());
       ASSERT_NE(evs, rebuilt.events_of_step.end());
       auto after = rebuilt.at_step.find(sr.step() + 1);
@@ -284,14 +309,17 @@ TEST(HiddenInformation, EveryMessageToASeatShowsOnlyWhatItMaySee) {
   ASSERT_TRUE(opened.store) << opened.error->message;
   int views = 0;
   int events = 0;
-  int hidden = 0;  // views that left some unit out
+  int hidden = 0;   // views that left some unit out
+  int changes = 0;  // views told as a change to the last
   for (const auto& game : games) {
     const auto rebuilt = rebuild(*opened.store, game.id);
     EXPECT_GE(rebuilt.events_of_step.size(), static_cast<std::size_t>(kStepsPerGame / 2)) << game.id;
-    for (const auto& bot : game.bots) check_messages(game, bot, rebuilt, views, events, hidden);
+    for (const auto& bot : game.bots) check_messages(game, bot, rebuilt, views, events, hidden, changes);
   }
-  // The test checked something real: many views and events, hidden units among them.
+  // The test checked something real: many views and events, hidden units
+  // among them, and most views after a join told as changes.
   EXPECT_GT(views, 100);
+  EXPECT_GT(changes, views / 2);
   EXPECT_GT(events, 100);
   EXPECT_GT(hidden, views / 4) << "the games must hide something for the test to mean anything";
   opened.store->close();

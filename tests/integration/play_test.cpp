@@ -187,7 +187,9 @@ TEST_F(PlayTest, AnswersSurviveACrashAndTheStepResolvesWhenAllHaveLocked) {
     auto resolved = read_until(*clients[seat], [](const v1::Envelope& m) { return m.has_step_resolved(); });
     ASSERT_TRUE(resolved) << seat << "\n" << server_->log();
     EXPECT_EQ(resolved->step_resolved().step(), step_);
-    EXPECT_GT(resolved->step_resolved().view().units_size(), 0);
+    // The seat holds a whole view (from joining): the new one comes as a change.
+    EXPECT_TRUE(resolved->step_resolved().has_change()) << seat;
+    EXPECT_EQ(resolved->step_resolved().view().seat(), seat);
     EXPECT_GT(resolved->step_resolved().next().step(), step_);
     for (const auto& ev : resolved->step_resolved().events()) EXPECT_GT(ev.sequence(), 0u);
   }

@@ -303,6 +303,68 @@ describe("GalloperClient pushed messages", () => {
     expect(views).toEqual([5]);
   });
 
+  it("applies a StepResolved's view change to the view it holds from joining, and hands on the whole view", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const joined = client.joinGame("g", "t");
+    await Promise.resolve();
+    const unit = (id: string, x: number) => ({ id, position: { x, y: 1 } });
+    net.current.serverSend({
+      correlationId: net.current.last().correlationId,
+      body: {
+        case: "joined",
+        value: { gameId: "g", seat: "fr/w0", view: { turn: 1, terrain: [{ id: "wood" }], units: [unit("a", 1), unit("b", 2), unit("c", 3)] } },
+      },
+    });
+    await joined;
+    const views: string[][] = [];
+    const resolved: string[][] = [];
+    client.onView((v) => views.push(v.units.map((u) => `${u.id}@${u.position?.x}`).concat(v.terrain.map((t) => t.id))));
+    client.onPush((e) => {
+      if (e.body.case === "stepResolved") resolved.push(e.body.value.view?.units.map((u) => u.id) ?? []);
+    });
+    // b moved, c gone, d new at the front.
+    net.current.serverSend({
+      correlationId: 0n,
+      body: {
+        case: "stepResolved",
+        value: {
+          gameId: "g",
+          step: 1n,
+          view: { turn: 1, units: [unit("d", 9), unit("b", 2.5)] },
+          change: { unitIndex: [0, 2], unitsGone: ["c"] },
+        },
+      },
+    });
+    expect(views).toEqual([["d@9", "a@1", "b@2.5", "wood"]]);
+    expect(resolved).toEqual([["d", "a", "b"]]);
+    // The next change applies to that view.
+    net.current.serverSend({
+      correlationId: 0n,
+      body: { case: "stepResolved", value: { gameId: "g", step: 2n, view: { turn: 2 }, change: { unitsGone: ["a"] } } },
+    });
+    expect(views[1]).toEqual(["d@9", "b@2.5", "wood"]);
+  });
+
+  it("reconnects for a whole view when a view change does not fit the view it holds", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    await connected(net, client);
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const views: number[] = [];
+    client.onView((v) => views.push(v.turn));
+    // No whole view yet: nothing to apply a change to.
+    net.current.serverSend({
+      correlationId: 0n,
+      body: { case: "stepResolved", value: { gameId: "g", step: 1n, view: { turn: 2 }, change: { unitsGone: ["x"] } } },
+    });
+    expect(views).toEqual([]);
+    expect(net.current.closedByClient?.code).toBe(4001);
+    expect(warn).toHaveBeenCalled();
+    warn.mockRestore();
+  });
+
   it("ignores replies for unknown correlation ids and undecodable frames", async () => {
     const net = new FakeNetwork();
     const client = makeClient(net);

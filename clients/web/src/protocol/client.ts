@@ -28,6 +28,7 @@ import { backoffDelay, defaultBackoff, type BackoffOptions } from "./backoff";
 import type { OddsProposal } from "../play/odds";
 import { GalloperError, connectionLost } from "./errors";
 import { browserSocketFactory, type SocketFactory, type SocketLike } from "./socket";
+import { applyViewChange } from "./viewChange";
 
 export const PROTOCOL_MAJOR = 1;
 export const PROTOCOL_MINOR = 0;
@@ -82,6 +83,11 @@ export class GalloperClient {
   private readonly viewListeners = new Set<Listener<GameView>>();
   private readonly stateListeners = new Set<Listener<ConnectionState>>();
   private readonly reconnectedListeners = new Set<Listener<Welcome>>();
+
+  // The seat's whole view as this connection was last sent it (Joined, a
+  // view push, a StepResolved): a StepResolved's view told as a change is
+  // applied to it (viewChange.ts).
+  private heldView: GameView | undefined;
 
   welcome: Welcome | undefined;
 
@@ -282,6 +288,7 @@ export class GalloperClient {
     socket.onclose = (ev) => {
       if (this.socket !== socket) return;
       this.socket = undefined;
+      this.heldView = undefined;  // the next connection is sent a whole view on joining
       detach(socket);
       this.onSocketClosed(ev?.reason || `code ${ev?.code ?? "?"}`);
     };
@@ -391,16 +398,35 @@ export class GalloperClient {
         }),
       );
     } else {
+      if (body.case === "joined") this.heldView = body.value.view;
       pending.resolve(body.value);
     }
   }
 
   private dispatchPush(envelope: Envelope): void {
-    for (const fn of this.pushListeners) fn(envelope);
     const body = envelope.body;
+    if (body.case === "stepResolved" && body.value.change && body.value.view) {
+      // Listeners always get a whole view: the change is applied here.
+      const applied = this.heldView
+        ? applyViewChange(this.heldView, body.value.view, body.value.change)
+        : { ok: false as const, reason: "a view change came before any whole view" };
+      if (!applied.ok) {
+        // The view can no longer be trusted: reconnect, and joining again
+        // sends the seat's view whole.
+        console.warn(`galloper: ${applied.reason}; reconnecting for a whole view`);
+        this.socket?.close(4001, "view change did not apply");
+        return;
+      }
+      body.value.view = applied.view;
+      body.value.change = undefined;
+    }
+    for (const fn of this.pushListeners) fn(envelope);
     // A resolved step carries the seat's new view: view listeners get it too.
     const view = body.case === "view" ? body.value : body.case === "stepResolved" ? body.value.view : undefined;
-    if (view) for (const fn of this.viewListeners) fn(view);
+    if (view) {
+      this.heldView = view;
+      for (const fn of this.viewListeners) fn(view);
+    }
   }
 
   private failPending(reason: string): void {
