@@ -349,10 +349,18 @@ void BM_RoomStep(benchmark::State& state) {
   const auto cases = step_cases(g, 120, settings_text, settings);
   const rules::Seed seed = *server::seed_of(g.record.seed);
   const auto seats = cases.front().before->seats();
+  // What each seat holds before each step: its view of the state before it.
+  std::vector<std::vector<rules::View>> held;
+  for (const auto& c : cases) held.push_back(bench::views_of(*c.before, seats, settings));
+  std::vector<rules::View> shown;
   std::size_t i = 0;
   double slowest = 0;
   std::string bytes;
+  std::size_t wire_bytes = 0;
   for (auto _ : state) {
+    state.PauseTiming();
+    shown = held[i % cases.size()];
+    state.ResumeTiming();
     const auto started = std::chrono::steady_clock::now();
     const StepCase& c = cases[i++ % cases.size()];
     rules::KeyedDice dice(seed, c.before->step());
@@ -362,13 +370,15 @@ void BM_RoomStep(benchmark::State& state) {
       return;
     }
     const auto& next = *resolved.value().next;
-    const std::size_t seen = bench::show_every_seat(next, resolved.value().events, seats, settings, bytes);
+    const std::size_t seen = bench::show_every_seat(next, resolved.value().events, seats, settings, shown, bytes, wire_bytes);
     benchmark::DoNotOptimize(seen);
     slowest = std::max(slowest, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
   }
   state.counters["steps"] = static_cast<double>(cases.size());
   state.counters["seats"] = static_cast<double>(seats.size());
   state.counters["max_step_ms"] = slowest;
+  state.counters["sent_kB_per_step"] =
+      state.iterations() > 0 ? static_cast<double>(wire_bytes) / 1024.0 / static_cast<double>(state.iterations()) : 0.0;
 }
 BENCHMARK(BM_RoomStep)->Args({0, 0})->Args({1, 0})->Args({0, 1})->Args({1, 1})->Unit(benchmark::kMillisecond);
 

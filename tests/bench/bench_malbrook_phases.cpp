@@ -285,10 +285,12 @@ BENCHMARK(BM_CommandDetermineControl)->Unit(benchmark::kMillisecond);
 // for someone is a step, the rest runs on inside the steps), each step as the
 // room does it: the pending decisions, every answer checked, the step
 // resolved with its keyed dice, and for every seat the events it may learn
-// of and its view, converted and serialized. Turn 2 opens with the lines 28"
+// of and its view, told as a change to the view it was last sent (as the
+// room sends it), converted and serialized. Turn 2 opens with the lines 28"
 // apart; by turn 4 they are closing. Counters: steps in the turn, seats,
 // events, ms per step (mean), slowest step (wall), and the share of the
-// time spent resolving (pending + check + resolve) against the views.
+// time spent resolving (pending + check + resolve) against the views, and
+// the StepResolved bytes sent to all seats per step.
 
 struct TurnCase {
   std::unique_ptr<Game> first;                // the state the turn starts in
@@ -336,12 +338,19 @@ void BM_FullTurn(benchmark::State& state) {
   ViewSettings settings;
   settings.side_shared_vision = !wing_only;
   const Seed seed = static_cast<const MalbrookGame&>(*c.first).state().seed;
+  // The views the seats hold when the turn starts (sent after the last step).
+  const std::vector<View> held = bench::views_of(*c.first, seats, settings);
+  std::vector<View> shown;
+  std::size_t wire_bytes = 0;
   double slowest = 0;
   double resolving = 0;
   double total = 0;
   std::size_t events = 0;
   std::string bytes;
   for (auto _ : state) {
+    state.PauseTiming();
+    shown = held;
+    state.ResumeTiming();
     std::unique_ptr<Game> game = c.first->clone();
     events = 0;
     for (const auto& answers : c.answers) {
@@ -359,7 +368,7 @@ void BM_FullTurn(benchmark::State& state) {
       }
       const auto resolved_at = Clock::now();
       const Game& next = *resolved.value().next;
-      const std::size_t seen = bench::show_every_seat(next, resolved.value().events, seats, settings, bytes);
+      const std::size_t seen = bench::show_every_seat(next, resolved.value().events, seats, settings, shown, bytes, wire_bytes);
       benchmark::DoNotOptimize(seen);
       events += resolved.value().events.size();
       game = std::move(resolved.value().next);
@@ -379,6 +388,10 @@ void BM_FullTurn(benchmark::State& state) {
       state.iterations() > 0 ? total / (steps * static_cast<double>(state.iterations())) : 0.0;
   state.counters["max_step_ms"] = slowest;
   state.counters["resolve_share"] = total > 0 ? resolving / total : 0.0;
+  // What the seats were sent: StepResolved bytes per step, all seats.
+  state.counters["sent_kB_per_step"] =
+      state.iterations() > 0 ? static_cast<double>(wire_bytes) / 1024.0 / (steps * static_cast<double>(state.iterations()))
+                             : 0.0;
 }
 BENCHMARK(BM_FullTurn)->Args({2, 0})->Args({4, 0})->Args({2, 1})->Args({4, 1})->Unit(benchmark::kMillisecond);
 

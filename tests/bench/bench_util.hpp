@@ -15,6 +15,7 @@
 
 #include "codec/view_codec.hpp"
 #include "galloper/v1/game.pb.h"
+#include "galloper/v1/protocol.pb.h"
 #include "rules/core/game.hpp"
 #include "tests/temp_dir.hpp"
 
@@ -22,19 +23,36 @@ namespace galloper::bench {
 
 using galloper::testing::TempDir;
 
-// What a room does for each seat after a step: the events it may see, and its
-// view serialized (into `bytes`). Returns the number of events shown in all.
+// Every seat's view of `game`: what a room has sent its seats by the time
+// the next step resolves (the `shown` of show_every_seat).
+inline std::vector<rules::View> views_of(const rules::Game& game, const std::vector<rules::Seat>& seats,
+                                         const rules::ViewSettings& settings) {
+  std::vector<rules::View> out;
+  for (const auto& seat : seats) out.push_back(game.view_for(seat.id, settings));
+  return out;
+}
+
+// What a room does for each seat after a step (room.cpp, fill_step_view):
+// the events it may see, and its view told as a change to the one it was
+// last sent (`shown`, one per seat, then replaced by the new one), on an
+// arena, serialized (into `bytes`; `wire_bytes` adds up the sizes). Returns
+// the number of events shown in all.
 inline std::size_t show_every_seat(const rules::Game& next, const std::vector<rules::Event>& events,
                                    const std::vector<rules::Seat>& seats, const rules::ViewSettings& settings,
-                                   std::string& bytes) {
+                                   std::vector<rules::View>& shown, std::string& bytes, std::size_t& wire_bytes) {
   std::size_t seen = 0;
-  for (const auto& seat : seats) {
-    seen += next.visible_events(events, seat.id, settings).size();
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    seen += next.visible_events(events, seats[i].id, settings).size();
     // On an arena, as the room builds each seat's StepResolved (outgoing.hpp).
     google::protobuf::Arena arena;
-    auto* view = google::protobuf::Arena::CreateMessage<v1::GameView>(&arena);
-    codec::to_proto(next.view_for(seat.id, settings), view);
-    view->SerializeToString(&bytes);
+    auto* sr = google::protobuf::Arena::CreateMessage<v1::StepResolved>(&arena);
+    rules::View view = next.view_for(seats[i].id, settings);
+    if (!codec::to_proto_change(shown[i], view, sr->mutable_view(), sr->mutable_change())) {
+      codec::to_proto(view, sr->mutable_view());
+    }
+    shown[i] = std::move(view);
+    sr->SerializeToString(&bytes);
+    wire_bytes += bytes.size();
   }
   return seen;
 }
