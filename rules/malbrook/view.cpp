@@ -24,6 +24,7 @@ constexpr std::uint32_t kVisibleMarkers =
 
 std::vector<std::string> status_list(std::uint32_t bits, std::uint32_t shown) {
   std::vector<std::string> out;
+  if ((bits & shown) == 0) return out;  // most pieces, most steps
   for (std::uint32_t i = 0; i < kStatusCount; ++i) {
     const std::uint32_t b = 1u << i;
     if ((bits & shown & b) != 0) out.emplace_back(to_string(static_cast<Status>(b)));
