@@ -62,6 +62,9 @@ class Peer {
   // The room tells the connection which game and seat it now holds (for logs
   // and for checking roles on every later message).
   virtual void set_seat(std::string game_id, std::string seat) = 0;
+  // Whether the client said protocol 1.1 or later in its Hello, so takes a
+  // StepResolved's view as a change (ViewChange).
+  virtual bool takes_view_changes() const = 0;
 };
 
 }  // namespace galloper::server

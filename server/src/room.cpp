@@ -523,6 +523,32 @@ void Room::send_to_seat(SeatState& seat, const OutgoingPtr& message) {
   }
 }
 
+void Room::send_view_change(SeatState& seat, OutgoingPtr changed) {
+  std::erase_if(seat.peers, [](const std::weak_ptr<Peer>& p) { return p.expired(); });
+  OutgoingPtr whole;
+  for (const auto& p : seat.peers) {
+    auto peer = p.lock();
+    if (!peer) continue;
+    if (peer->takes_view_changes()) {
+      peer->send(changed);
+      continue;
+    }
+    if (!whole) {
+      // A client of protocol 1.0: the same StepResolved, its view whole (the
+      // seat's `shown`, the view the change leads to).
+      auto copy = std::make_shared<Outgoing>(Outgoing::OnArena{});
+      auto* sr = copy->build()->mutable_step_resolved();
+      *sr = changed->envelope().step_resolved();
+      sr->clear_change();
+      sr->clear_view();
+      codec::to_proto(*seat.shown, sr->mutable_view());
+      fill_view_header(sr->mutable_view());
+      whole = std::move(copy);
+    }
+    peer->send(whole);
+  }
+}
+
 void Room::send_to_all(const OutgoingPtr& message, Audience audience) {
   for (auto& seat : seats_) {
     if (audience == Audience::kPlayers && is_spectator(seat)) continue;
@@ -1062,7 +1088,11 @@ void Room::on_step_stored(std::unique_ptr<rules::Game> next, std::vector<v1::Eve
       fill_decisions(seat.seat.id, sr->mutable_next());
     }
     fill_step_view(seat, sr);
-    send_to_seat(seat, std::move(out));
+    if (sr->has_change()) {
+      send_view_change(seat, std::move(out));
+    } else {
+      send_to_seat(seat, std::move(out));
+    }
   }
   send_seat_status();
   if (ended()) {

@@ -212,6 +212,9 @@ class Room : public std::enable_shared_from_this<Room> {
   void fill_step_view(SeatState& seat, v1::StepResolved* out);
   // The fields of a view the room adds to the ruleset's.
   void fill_view_header(v1::GameView* out) const;
+  // Sends a StepResolved whose view is a change to the seat's connections;
+  // those of protocol 1.0 get it with the view whole.
+  void send_view_change(SeatState& seat, OutgoingPtr changed);
   // Who owes, who has locked, which seats the bot plays (players only).
   v1::Envelope seat_status() const;
   void send_seat_status();

@@ -183,6 +183,7 @@ void WebSocketSession::handle_hello(const v1::Envelope& envelope) {
     return;
   }
   helloed_ = true;
+  protocol_minor_.store(hello.protocol().minor(), std::memory_order_release);
   spdlog::info("{} hello from '{}' protocol {}.{}", describe(), hello.client_name(), hello.protocol().major(),
                hello.protocol().minor());
   v1::Envelope reply;

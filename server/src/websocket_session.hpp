@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/strand.hpp>
 #include <boost/beast/websocket.hpp>
+#include <atomic>
 #include <deque>
 #include <mutex>
 #include <optional>
@@ -36,6 +37,7 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   void send(OutgoingPtr message) override;
   std::string describe() const override;
   void set_seat(std::string game_id, std::string seat) override;
+  bool takes_view_changes() const override { return protocol_minor_.load(std::memory_order_acquire) >= 1; }
 
   // Thread-safe: closes with the given code after what is queued.
   void close(websocket::close_code code, std::string reason);
@@ -78,6 +80,7 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   bool closing_ = false;
   std::optional<websocket::close_reason> pending_close_;  // sent once the queue drains
   bool helloed_ = false;
+  std::atomic<unsigned> protocol_minor_{0};  // from the Hello; read by room strands
   Encoding encoding_ = Encoding::kBinary;  // of the client's last frame; pushes use it
   std::string game_id_;
   std::string seat_;

@@ -270,9 +270,10 @@ class Client {
     return {};
   }
 
-  v1::Envelope hello(unsigned major = 1) {
+  v1::Envelope hello(unsigned major = 1, unsigned minor = 1) {
     v1::Envelope e;
     e.mutable_hello()->mutable_protocol()->set_major(major);
+    e.mutable_hello()->mutable_protocol()->set_minor(minor);
     e.mutable_hello()->set_client_name("integration-test");
     return call(e);
   }

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,6 +110,50 @@ TEST_F(ViewChangeTest, ASeatsConnectionsKeepItsWholeViewByApplyingChanges) {
         << w.held.ShortDebugString() << "\nbut a fresh join shows\n"
         << fresh.ShortDebugString();
   }
+}
+
+// A client of protocol 1.0 (before views as changes) on the same seat as one
+// of 1.1: it gets every StepResolved with the view whole, the view the other
+// builds from the changes.
+TEST_F(ViewChangeTest, AClientOfProtocol10GetsWholeViews) {
+  auto join = [&](unsigned minor) {
+    auto c = std::make_unique<Client>(port());
+    EXPECT_EQ(c->hello(1, minor).welcome().protocol().minor(), 1u);
+    auto j = join_game(*c, game_.id, game_.tokens.at("umpire"));
+    EXPECT_TRUE(j.has_joined()) << j.DebugString();
+    return std::make_pair(std::move(c), j.joined().view());
+  };
+  auto [old_client, old_view] = join(0);
+  auto [new_client, new_view] = join(1);
+  Watcher watcher{"umpire", std::move(new_client), new_view, 0, 0};
+  int whole = 0;
+  for (int i = 0; i < 3; ++i) {
+    v1::Envelope e;
+    e.mutable_umpire_action()->set_game_id(game_.id);
+    e.mutable_umpire_action()->set_reason("test");
+    e.mutable_umpire_action()->mutable_force_resolve();
+    ASSERT_TRUE(watcher.client->call(e).has_umpire_done()) << server_->log();
+    // A forced step may be followed by steps nobody owes anything in: the
+    // last view each connection was sent is compared.
+    std::optional<v1::GameView> last;
+    while (auto m = old_client->poll(std::chrono::milliseconds(300))) {
+      if (!m->has_step_resolved()) continue;
+      EXPECT_FALSE(m->step_resolved().has_change());
+      last = m->step_resolved().view();
+      ++whole;
+    }
+    ASSERT_TRUE(last) << server_->log();
+    watcher.drain();
+    ASSERT_FALSE(::testing::Test::HasFatalFailure());
+    MessageDifferencer differ;
+    std::string differences;
+    differ.ReportDifferencesToString(&differences);
+    EXPECT_TRUE(differ.Compare(*last, watcher.held)) << "step " << last->step() << ": " << differences;
+  }
+  EXPECT_GE(whole, 3);
+  // The 1.1 client got them mostly as changes (a view whose kept units
+  // changed order goes whole).
+  EXPECT_GE(watcher.changes, 2);
 }
 
 }  // namespace

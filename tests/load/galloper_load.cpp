@@ -317,6 +317,7 @@ awaitable<v1::Envelope> call(WsStream& ws, beast::flat_buffer& buffer, v1::Envel
 awaitable<void> hello(WsStream& ws, beast::flat_buffer& buffer) {
   v1::Envelope e;
   e.mutable_hello()->mutable_protocol()->set_major(1);
+  e.mutable_hello()->mutable_protocol()->set_minor(1);
   e.mutable_hello()->set_client_name("galloper-load");
   auto reply = co_await call(ws, buffer, std::move(e), 1, "Hello");
   if (!reply.has_welcome()) throw std::runtime_error("no Welcome after Hello");

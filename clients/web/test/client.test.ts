@@ -28,7 +28,7 @@ async function connected(net: FakeNetwork, client: GalloperClient) {
 }
 
 describe("GalloperClient handshake", () => {
-  it("sends Hello with protocol 1.0 and the client name, then resolves with Welcome", async () => {
+  it("sends Hello with protocol 1.1 and the client name, then resolves with Welcome", async () => {
     const net = new FakeNetwork();
     const client = makeClient(net);
     const states: ConnectionState[] = [];
@@ -42,7 +42,7 @@ describe("GalloperClient handshake", () => {
     expect(hello.body.case).toBe("hello");
     if (hello.body.case !== "hello") return;
     expect(hello.body.value.protocol?.major).toBe(1);
-    expect(hello.body.value.protocol?.minor).toBe(0);
+    expect(hello.body.value.protocol?.minor).toBe(1);
     expect(hello.body.value.clientName).toBe("galloper-web");
     net.current.welcome();
     const welcome = await p;

@@ -31,7 +31,7 @@ import { browserSocketFactory, type SocketFactory, type SocketLike } from "./soc
 import { applyViewChange } from "./viewChange";
 
 export const PROTOCOL_MAJOR = 1;
-export const PROTOCOL_MINOR = 0;
+export const PROTOCOL_MINOR = 1;  // 1: takes a StepResolved view as a change (viewChange.ts)
 
 type Body = Envelope["body"];
 export type BodyCase = NonNullable<Body["case"]>;
