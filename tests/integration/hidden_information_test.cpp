@@ -232,15 +232,11 @@ void check_messages(const PlayedGame& game, const Bot& bot, const Rebuilt& rebui
       const auto& sr = m.step_resolved();
       if (sr.has_change()) {
         ASSERT_TRUE(holding) << bot.seat << " was sent a change before any whole view";
-        v1::GameView whole;
-        const auto wrong = codec::apply_change(held, sr.view(), sr.change(), &whole);
-        ASSERT_FALSE(wrong) << bot.seat << " step " << sr.step() << ": " << *wrong;
-        held = std::move(whole);
         ++changes;
-      } else {
-        held = sr.view();
-        holding = true;
       }
+      const auto wrong = keep_step_view(held, sr);
+      ASSERT_FALSE(wrong) << bot.seat << " step " << sr.step() << ": " << *wrong;
+      holding = true;
       expect_view(held, "StepResolved");
       auto evs = rebuilt.events_of_step.find(sr.step());
       ASSERT_NE(evs, rebuilt.events_of_step.end());

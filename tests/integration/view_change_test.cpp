@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "codec/view_codec.hpp"
 #include "tests/integration/game_driver.hpp"
 
 namespace galloper::testing {
@@ -42,24 +41,21 @@ struct Watcher {
       }
       if (!m->has_step_resolved()) continue;
       const auto& sr = m->step_resolved();
-      if (!sr.has_change()) {
-        held = sr.view();
-        ++whole;
-        continue;
-      }
-      // A change carries only what changed since the view this connection
-      // holds: no unit it holds as it is now.
-      for (const auto& u : sr.view().units()) {
-        for (const auto& h : held.units()) {
-          if (h.id() != u.id()) continue;
-          EXPECT_FALSE(MessageDifferencer::Equals(h, u)) << seat << " was sent " << u.id() << " unchanged";
+      if (sr.has_change()) {
+        // A change carries only what changed since the view this connection
+        // holds: no unit it holds as it is now.
+        for (const auto& u : sr.view().units()) {
+          for (const auto& h : held.units()) {
+            if (h.id() != u.id()) continue;
+            EXPECT_FALSE(MessageDifferencer::Equals(h, u)) << seat << " was sent " << u.id() << " unchanged";
+          }
         }
+        ++changes;
+      } else {
+        ++whole;
       }
-      v1::GameView out;
-      const auto wrong = codec::apply_change(held, sr.view(), sr.change(), &out);
+      const auto wrong = keep_step_view(held, sr);
       ASSERT_FALSE(wrong) << seat << " step " << sr.step() << ": " << *wrong;
-      held = std::move(out);
-      ++changes;
     }
   }
 };
