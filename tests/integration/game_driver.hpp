@@ -7,10 +7,8 @@
 #include <cstdio>
 #include <map>
 #include <memory>
-#include <optional>
 #include <string>
 
-#include "codec/view_codec.hpp"
 #include "tests/integration/harness.hpp"
 
 namespace galloper::testing {
@@ -75,21 +73,6 @@ std::optional<v1::Envelope> read_until(Client& c, Pred pred, int limit = 100) {
     if (!m) return std::nullopt;
     if (pred(*m)) return m;
   }
-  return std::nullopt;
-}
-
-// What a client does with a StepResolved's view: `held` becomes the seat's
-// new whole view, the view itself or, when it comes as a change, the change
-// applied to `held` (codec::apply_change). A reason when the change does not
-// apply (`held` is then left as it was).
-inline std::optional<std::string> keep_step_view(v1::GameView& held, const v1::StepResolved& sr) {
-  if (!sr.has_change()) {
-    held = sr.view();
-    return std::nullopt;
-  }
-  v1::GameView whole;
-  if (auto wrong = codec::apply_change(held, sr.view(), sr.change(), &whole)) return wrong;
-  held = std::move(whole);
   return std::nullopt;
 }
 

@@ -25,6 +25,7 @@
 #include "server/src/log_check.hpp"
 #include "server/src/replay.hpp"
 #include "tests/integration/game_driver.hpp"
+#include "tests/integration/keep_view.hpp"
 
 namespace galloper::testing {
 namespace {

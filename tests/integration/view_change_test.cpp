@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tests/integration/game_driver.hpp"
+#include "tests/integration/keep_view.hpp"
 
 namespace galloper::testing {
 namespace {
