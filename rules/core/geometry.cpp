@@ -425,21 +425,23 @@ double distance(const Polygon& a, const Segment& s) {
   return best;
 }
 
-double convex_penetration(const Polygon& a, const Polygon& b) {
+namespace {
+// convex_penetration on vertex lists (a polygon's points, or a rectangle's
+// corners without building a Polygon): the same arithmetic in the same order.
+double convex_penetration(std::span<const Vec2> a, std::span<const Vec2> b) {
   double depth = kInf;
-  for (const Polygon* p : {&a, &b}) {
-    for (std::size_t i = 0; i < p->edge_count(); ++i) {
-      const Segment e = p->edge(i);
-      const Vec2 d = e.b - e.a;
+  for (const std::span<const Vec2> p : {a, b}) {
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const Vec2 d = p[(i + 1) % p.size()] - p[i];
       const double len = length(d);
       if (len == 0) continue;
       const Vec2 axis{-d.y / len, d.x / len};
       double amin = kInf, amax = -kInf, bmin = kInf, bmax = -kInf;
-      for (Vec2 q : a.points) {
+      for (Vec2 q : a) {
         amin = std::min(amin, dot(q, axis));
         amax = std::max(amax, dot(q, axis));
       }
-      for (Vec2 q : b.points) {
+      for (Vec2 q : b) {
         bmin = std::min(bmin, dot(q, axis));
         bmax = std::max(bmax, dot(q, axis));
       }
@@ -450,6 +452,9 @@ double convex_penetration(const Polygon& a, const Polygon& b) {
   }
   return depth == kInf ? 0 : depth;
 }
+}  // namespace
+
+double convex_penetration(const Polygon& a, const Polygon& b) { return convex_penetration(a.points, b.points); }
 
 Polygon convex_hull(std::span<const Vec2> input) {
   std::vector<Vec2> pts(input.begin(), input.end());
@@ -558,7 +563,9 @@ double distance(std::span<const OrientedRect> group, const OrientedRect& b) {
   return best;
 }
 double penetration(const OrientedRect& a, const OrientedRect& b) {
-  return convex_penetration(a.polygon(), b.polygon());
+  const auto ca = a.corners();
+  const auto cb = b.corners();
+  return convex_penetration(std::span<const Vec2>(ca), std::span<const Vec2>(cb));
 }
 bool overlaps(const OrientedRect& a, const OrientedRect& b, double tolerance) {
   return penetration(a, b) > tolerance + kGeomEpsilon;
