@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <string_view>
-#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -138,57 +137,30 @@ void to_proto(const rules::View& view, galloper::v1::GameView* out) {
   for (const auto& u : view.units) unit(u, out->add_units());
 }
 
-bool to_proto_change(const rules::View& last, const rules::View& now, galloper::v1::GameView* out,
+bool to_proto_change(const rules::View& now, const rules::ViewUpdate& update, galloper::v1::GameView* out,
                      galloper::v1::ViewChange* change) {
-  // Match each unit of `now` with `last`'s by id. Views list units in the
-  // state's order, so the next unit of `last` is nearly always the one: the
-  // ids are looked up in a map only once that fails.
-  const std::size_t n = last.units.size();
-  std::vector<char> matched(n, 0);
-  std::vector<std::uint32_t> changed;  // indices into now.units
-  std::unordered_map<std::string_view, std::size_t> where;
-  std::size_t next = 0;       // where the next match is looked for first
-  std::size_t kept_after = 0;  // one past the last kept unit's place in `last`
-  for (std::size_t i = 0; i < now.units.size(); ++i) {
-    const auto& u = now.units[i];
-    std::size_t k = n;
-    if (next < n && last.units[next].id == u.id) {
-      k = next;
-    } else {
-      if (where.empty()) {
-        for (std::size_t j = 0; j < n; ++j) where.emplace(last.units[j].id, j);
-      }
-      if (auto it = where.find(u.id); it != where.end()) k = it->second;
-    }
-    if (k == n) {
-      changed.push_back(static_cast<std::uint32_t>(i));  // new to the view
-      continue;
-    }
-    if (matched[k]) return false;  // an id twice: no change can say that
-    matched[k] = 1;
-    next = k + 1;
-    if (last.units[k] == u) {
-      if (k + 1 <= kept_after) return false;  // kept units in another order
-      kept_after = k + 1;
-    } else {
-      changed.push_back(static_cast<std::uint32_t>(i));
-    }
-  }
+  if (update.whole) return false;
   header(now, out);
-  if (now.terrain != last.terrain) {
+  if (update.terrain_changed) {
     change->set_terrain_changed(true);
     terrain(now.terrain, out);
   }
-  out->mutable_units()->Reserve(static_cast<int>(changed.size()));
-  change->mutable_unit_index()->Reserve(static_cast<int>(changed.size()));
-  for (const auto i : changed) {
+  out->mutable_units()->Reserve(static_cast<int>(update.changed.size()));
+  change->mutable_unit_index()->Reserve(static_cast<int>(update.changed.size()));
+  for (const auto i : update.changed) {
     unit(now.units[i], out->add_units());
     change->add_unit_index(i);
   }
-  for (std::size_t k = 0; k < n; ++k) {
-    if (!matched[k]) change->add_units_gone(last.units[k].id);
-  }
+  for (const auto& id : update.gone) change->add_units_gone(id);
   return true;
+}
+
+bool to_proto_change(const rules::View& last, const rules::View& now, galloper::v1::GameView* out,
+                     galloper::v1::ViewChange* change) {
+  rules::View held = last;
+  rules::ViewUpdate update;
+  rules::update_view(held, now, update);
+  return to_proto_change(held, update, out, change);
 }
 
 std::optional<std::string> apply_change(const galloper::v1::GameView& last, const galloper::v1::GameView& view,

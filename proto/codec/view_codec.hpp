@@ -6,16 +6,22 @@
 
 #include "galloper/v1/game.pb.h"
 #include "rules/core/game.hpp"
+#include "rules/core/view_update.hpp"
 
 namespace galloper::codec {
 
 void to_proto(const rules::View& view, galloper::v1::GameView* out);
 
-// `now` told as a change to `last`, the view the seat was last sent (both
-// from view_for): the header whole, the new and changed units (and the
-// terrain if it changed) in `out`, their places and the units gone in
-// `change`. False, with nothing written, when `now` cannot be told so (the
-// units kept are in another order): send it whole then.
+// `now` told as the change `update` says it is (Game::refresh_view, which
+// made `now` from the view the seat was last sent): the header whole, the
+// new and changed units (and the terrain if it changed) in `out`, their
+// places and the units gone in `change`. False, with nothing written, when
+// `now` cannot be told so (update.whole: units kept in another order): send
+// it whole then.
+bool to_proto_change(const rules::View& now, const rules::ViewUpdate& update, galloper::v1::GameView* out,
+                     galloper::v1::ViewChange* change);
+// The same for `now` against `last` (both from view_for), by
+// rules::update_view.
 bool to_proto_change(const rules::View& last, const rules::View& now, galloper::v1::GameView* out,
                      galloper::v1::ViewChange* change);
 

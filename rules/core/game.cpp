@@ -3,10 +3,15 @@
 #include "rules/core/decision.hpp"
 #include "rules/core/edit.hpp"
 #include "rules/core/odds.hpp"
+#include "rules/core/view_update.hpp"
 
 namespace galloper::rules {
 
 std::unique_ptr<Game> Game::with_options(const GameOptions&) const { return clone(); }
+
+void Game::refresh_view(std::string_view seat, const ViewSettings& settings, View& held, ViewUpdate& update) const {
+  update_view(held, view_for(seat, settings), update);
+}
 
 std::uint64_t Game::step() const { return 0; }
 bool Game::finished() const { return false; }

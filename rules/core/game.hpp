@@ -24,6 +24,7 @@ struct Answer;
 struct Event;
 struct Resolution;
 struct StateEdit;
+struct ViewUpdate;
 struct OddsQuestion;
 struct OddsAnswer;
 class Dice;
@@ -168,6 +169,14 @@ class Game {
   // The one path to what a seat may see. Nothing shown to a seat is built any
   // other way. An unknown seat id sees only the table and the terrain.
   virtual View view_for(std::string_view seat, const ViewSettings& settings) const = 0;
+  // The same view built into `held`, the view last shown to this seat (of
+  // any state of this game, or empty): afterwards `held` is exactly
+  // view_for's, and `update` (rules/core/view_update.hpp) says what changed
+  // in it. A ruleset builds it by the same path as view_for, so only the
+  // cost differs: what is equal to what `held` has is neither copied nor
+  // freed. Default (game.cpp): view_for, then update_view.
+  virtual void refresh_view(std::string_view seat, const ViewSettings& settings, View& held,
+                            ViewUpdate& update) const;
 
   virtual StateHash state_hash() const = 0;
   virtual std::unique_ptr<Game> clone() const = 0;

@@ -45,6 +45,11 @@ View MalbrookGame::view_for(std::string_view seat, const ViewSettings& settings)
   return malbrook::view_for(state_, sight(sight_grain(settings)), seat, settings);
 }
 
+void MalbrookGame::refresh_view(std::string_view seat, const ViewSettings& settings, View& held,
+                                ViewUpdate& update) const {
+  malbrook::refresh_view(state_, sight(sight_grain(settings)), seat, settings, held, update);
+}
+
 StateHash MalbrookGame::state_hash() const { return malbrook::state_hash(state_); }
 
 std::unique_ptr<Game> MalbrookGame::clone() const { return std::make_unique<MalbrookGame>(state_); }

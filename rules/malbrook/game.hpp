@@ -33,6 +33,8 @@ class MalbrookGame final : public Game {
   std::string phase() const override;
   std::vector<Seat> seats() const override;
   View view_for(std::string_view seat, const ViewSettings& settings) const override;
+  void refresh_view(std::string_view seat, const ViewSettings& settings, View& held,
+                    ViewUpdate& update) const override;
   StateHash state_hash() const override;
   std::unique_ptr<Game> clone() const override;
   std::unique_ptr<Game> with_options(const GameOptions& options) const override;

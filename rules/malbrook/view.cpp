@@ -22,18 +22,17 @@ constexpr std::uint32_t kVisibleMarkers =
     static_cast<std::uint32_t>(Status::kAbandoned) | static_cast<std::uint32_t>(Status::kDestroyed) |
     static_cast<std::uint32_t>(Status::kSurrendered);
 
-std::vector<std::string> status_list(std::uint32_t bits, std::uint32_t shown) {
-  std::vector<std::string> out;
-  if ((bits & shown) == 0) return out;  // most pieces, most steps
+// Into `out`, empty (a UnitView being filled).
+void status_list(std::uint32_t bits, std::uint32_t shown, std::vector<std::string>& out) {
+  if ((bits & shown) == 0) return;  // most pieces, most steps
   for (std::uint32_t i = 0; i < kStatusCount; ++i) {
     const std::uint32_t b = 1u << i;
     if ((bits & shown & b) != 0) out.emplace_back(to_string(static_cast<Status>(b)));
   }
-  return out;
 }
 
-TerrainView terrain_view(const GameState& s, const Feature& f) {
-  TerrainView t;
+// Fills `t`, a cleared TerrainView.
+void terrain_view(TerrainView& t, const GameState& s, const Feature& f) {
   t.id = f.id;
   t.kind = f.kind;
   t.name = f.name;
@@ -52,19 +51,18 @@ TerrainView terrain_view(const GameState& s, const Feature& f) {
   } else {
     t.outline = f.points;
   }
-  return t;
 }
 
-// Each fills `u`, a fresh UnitView already in place in the view's list (no
-// move of its strings). `bases`: the piece's footprint, as the sight table's
-// scene holds it.
+// Each fills `u`, a cleared UnitView (ViewRefresh's scratch, whose buffers
+// are reused). `bases`: the piece's footprint, as the sight table's scene
+// holds it.
 void brigade_view(UnitView& u, const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
   u.id = b.id;
   u.kind = UnitKind::kBrigade;
   u.side = b.army;
   u.knowledge = k;
-  u.troop_type = std::string(to_string(b.type));
-  u.formation = std::string(to_string(b.formation));
+  u.troop_type = to_string(b.type);
+  u.formation = to_string(b.formation);
   u.bases.reserve(bases.size());
   for (const auto& r : bases) u.bases.push_back(rect_view(r));
   u.base_count = b.bases;
@@ -72,10 +70,10 @@ void brigade_view(UnitView& u, const Brigade& b, const std::vector<OrientedRect>
   u.position = b.position;
   u.facing_deg = b.facing_deg;
   const bool full = k != Knowledge::kSeen;
-  u.status = status_list(b.status, full ? ~0u : kVisibleMarkers);
+  status_list(b.status, full ? ~0u : kVisibleMarkers, u.status);
   if (full) {
     u.name = b.name;
-    u.grade = std::string(to_string(b.grade));
+    u.grade = to_string(b.grade);
     u.command = b.command;
     u.wing = b.wing;
   }
@@ -86,14 +84,14 @@ void gun_view(UnitView& u, const Gun& g, const std::vector<OrientedRect>& bases,
   u.kind = UnitKind::kGun;
   u.side = g.army;
   u.knowledge = k;
-  u.troop_type = std::string(to_string(g.weight));
+  u.troop_type = to_string(g.weight);
   for (const auto& r : bases) u.bases.push_back(rect_view(r));
   u.base_count = 1;
   u.dps = g.dps;
   u.position = g.position;
   u.facing_deg = g.facing_deg;
   const bool full = k != Knowledge::kSeen;
-  u.status = status_list(g.status, full ? ~0u : kVisibleMarkers);
+  status_list(g.status, full ? ~0u : kVisibleMarkers, u.status);
   if (g.limbered) u.status.emplace_back("limbered");
   if (full) {
     u.name = g.name;
@@ -112,7 +110,7 @@ void leader_view(UnitView& u, const Leader& l, const std::vector<OrientedRect>& 
   u.position = l.position;
   u.facing_deg = l.facing_deg;
   // The rank shows in the figures on the stand; attachment on the table.
-  u.rank = std::string(to_string(l.rank));
+  u.rank = to_string(l.rank);
   u.attached_to = l.attached_to;
   if (k != Knowledge::kSeen) {
     u.name = l.name;
@@ -232,28 +230,41 @@ void for_each_shown(const GameState& s, const SightTable& sight, std::string_vie
 
 View view_for(const GameState& s, const SightTable& sight, std::string_view seat_id, const ViewSettings& settings) {
   View v;
-  v.ruleset = std::string(kRulesetName);
+  ViewUpdate update;
+  refresh_view(s, sight, seat_id, settings, v, update);
+  return v;
+}
+
+void refresh_view(const GameState& s, const SightTable& sight, std::string_view seat_id,
+                  const ViewSettings& settings, View& v, ViewUpdate& update) {
+  // Every header field is assigned: `v` may hold another state's view.
+  v.ruleset = kRulesetName;
   v.scenario = s.scenario;
   v.title = s.title;
-  v.seat = std::string(seat_id);
+  v.seat = seat_id;
   v.table_width = s.table_width;
   v.table_depth = s.table_depth;
-  v.unit_name = std::string(kUnitName);
+  v.unit_name = kUnitName;
   v.turn = s.turn;
-  v.phase = std::string(to_string(s.phase));
+  v.phase = to_string(s.phase);
   v.turn_limit = s.turn_limit;
+  v.sides.clear();
   for (const auto& a : s.armies) v.sides.push_back({a.id, a.name, a.id == s.attacker});
-  v.terrain.reserve(s.features.size());
-  for (const auto& f : s.features) v.terrain.push_back(terrain_view(s, f));
-
+  v.side.clear();
   const auto& seats = sight.seats;
   auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
   if (it != seats.end() && it->role != SeatRole::kSpectator) v.side = it->side;
-  v.units.reserve(sight.scene.refs.size());  // at most every piece: no moves as the list grows
+
+  ViewRefresh refresh(v, update);
+  for (const auto& f : s.features) {
+    terrain_view(refresh.next_terrain(), s, f);
+    refresh.place_terrain();
+  }
+  refresh.expect_units(sight.scene.refs.size());  // at most every piece
   for_each_shown(s, sight, seat_id, settings, [&](std::size_t i, Knowledge k) {
     const PieceRef ref = sight.scene.refs[i];
     const auto& bases = sight.scene.scene.objects[i].bases;
-    UnitView& u = v.units.emplace_back();
+    UnitView& u = refresh.next_unit();
     switch (ref.kind) {
       case PieceKind::kBrigade: brigade_view(u, s.brigades[ref.index], bases, k); break;
       case PieceKind::kGun: gun_view(u, s.guns[ref.index], bases, k); break;
@@ -261,8 +272,9 @@ View view_for(const GameState& s, const SightTable& sight, std::string_view seat
       case PieceKind::kMessenger: messenger_view(u, s, s.messengers[ref.index], bases, k); break;
       case PieceKind::kHorseHolders: horse_holder_view(u, s.brigades[ref.index], bases, k); break;
     }
+    refresh.place_unit();
   });
-  return v;
+  refresh.finish();
 }
 
 std::string shown_id(const GameState& s, PieceRef ref) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rules/core/game.hpp"
+#include "rules/core/view_update.hpp"
 #include "rules/malbrook/state.hpp"
 #include "rules/malbrook/visibility.hpp"
 
@@ -30,6 +31,10 @@ SightGrain sight_grain(const ViewSettings& settings);
 // view picks its bits), so one state needs it once however many seats are
 // shown it.
 View view_for(const GameState& state, const SightTable& sight, std::string_view seat, const ViewSettings& settings);
+// The same view built into `held`, a view of any state shown to this seat
+// before (Game::refresh_view): view_for is this from an empty view.
+void refresh_view(const GameState& state, const SightTable& sight, std::string_view seat,
+                  const ViewSettings& settings, View& held, ViewUpdate& update);
 
 // The pieces view_for(state, sight, seat, settings) shows, in its order (by
 // their index in sight.scene), and what the seat knows of each: view_for

@@ -736,13 +736,14 @@ void Room::fill_view(SeatState& seat, v1::GameView* out) {
 void Room::fill_step_view(SeatState& seat, v1::StepResolved* out) {
   if (!seat.shown || ended() || is_spectator(seat)) return fill_view(seat, out->mutable_view());
   // Most of a view is as it was a step ago: the seat is sent what changed
-  // (docs/PERFORMANCE.md, "Views as changes"). Still built by view_for, the
-  // one path to what a seat may see, and compared with what it was sent.
-  rules::View view = game_->view_for(seat.seat.id, view_settings_);
-  if (!codec::to_proto_change(*seat.shown, view, out->mutable_view(), out->mutable_change())) {
-    codec::to_proto(view, out->mutable_view());
+  // (docs/PERFORMANCE.md, "Views as changes"). Still built by the one path
+  // to what a seat may see, into the view it was sent (refresh_view), which
+  // then says what changed.
+  rules::ViewUpdate update;
+  game_->refresh_view(seat.seat.id, view_settings_, *seat.shown, update);
+  if (!codec::to_proto_change(*seat.shown, update, out->mutable_view(), out->mutable_change())) {
+    codec::to_proto(*seat.shown, out->mutable_view());
   }
-  seat.shown = std::move(view);
   fill_view_header(out->mutable_view());
 }
 

@@ -34,7 +34,7 @@ inline std::vector<rules::View> views_of(const rules::Game& game, const std::vec
 
 // What a room does for each seat after a step (room.cpp, fill_step_view):
 // the events it may see, and its view told as a change to the one it was
-// last sent (`shown`, one per seat, then replaced by the new one), on an
+// last sent (`shown`, one per seat, brought up to date by refresh_view), on an
 // arena, serialized (into `bytes`; `wire_bytes` adds up the sizes). Returns
 // the number of events shown in all.
 inline std::size_t show_every_seat(const rules::Game& next, const std::vector<rules::Event>& events,
@@ -46,11 +46,11 @@ inline std::size_t show_every_seat(const rules::Game& next, const std::vector<ru
     // On an arena, as the room builds each seat's StepResolved (outgoing.hpp).
     google::protobuf::Arena arena;
     auto* sr = google::protobuf::Arena::CreateMessage<v1::StepResolved>(&arena);
-    rules::View view = next.view_for(seats[i].id, settings);
-    if (!codec::to_proto_change(shown[i], view, sr->mutable_view(), sr->mutable_change())) {
-      codec::to_proto(view, sr->mutable_view());
+    rules::ViewUpdate update;
+    next.refresh_view(seats[i].id, settings, shown[i], update);
+    if (!codec::to_proto_change(shown[i], update, sr->mutable_view(), sr->mutable_change())) {
+      codec::to_proto(shown[i], sr->mutable_view());
     }
-    shown[i] = std::move(view);
     sr->SerializeToString(&bytes);
     wire_bytes += bytes.size();
   }

@@ -1,0 +1,180 @@
+#include "rules/core/view_update.hpp"
+
+#include <utility>
+
+namespace galloper::rules {
+
+// A field added to UnitView or TerrainView must be cleared below too: a
+// scratch left holding one unit's value would show it on the next unit
+// built. These sizes are the reminder (64-bit libstdc++).
+static_assert(sizeof(void*) != 8 || sizeof(UnitView) == 424,
+              "UnitView changed: clear the new field in clear_keeping_buffers(UnitView&)");
+static_assert(sizeof(void*) != 8 || sizeof(TerrainView) == 120,
+              "TerrainView changed: clear the new field in clear_keeping_buffers(TerrainView&)");
+
+void clear_keeping_buffers(UnitView& u) {
+  u.id.clear();
+  u.kind = UnitKind::kBrigade;
+  u.side.clear();
+  u.name.clear();
+  u.knowledge = Knowledge::kOwn;
+  u.troop_type.clear();
+  u.grade.clear();
+  u.formation.clear();
+  u.bases.clear();
+  u.base_count = 0;
+  u.dps = 0;
+  u.status.clear();
+  u.position = {};
+  u.facing_deg = 0;
+  u.command.clear();
+  u.wing.clear();
+  u.last_seen_turn = 0;
+  u.rank.clear();
+  u.attached_to.clear();
+}
+
+void clear_keeping_buffers(TerrainView& t) {
+  t.id.clear();
+  t.kind = TerrainKind::kRough;
+  t.name.clear();
+  t.outline.clear();
+  t.closed = false;
+  t.elevation = 0;
+  t.steep = false;
+  t.major = false;
+}
+
+ViewRefresh::ViewRefresh(View& held, ViewUpdate& update)
+    : held_(held), update_(update), all_new_(held.units.empty()), matched_(held.units.size(), 0) {
+  update_.whole = false;
+  update_.terrain_changed = false;
+  update_.changed.clear();
+  update_.gone.clear();
+  plan_.reserve(held.units.size());
+}
+
+TerrainView& ViewRefresh::next_terrain() {
+  clear_keeping_buffers(terrain_scratch_);
+  return terrain_scratch_;
+}
+
+void ViewRefresh::place_terrain() {
+  const std::size_t i = terrain_at_++;
+  if (i == held_.terrain.size()) {
+    update_.terrain_changed = true;
+    held_.terrain.emplace_back();
+  }
+  if (held_.terrain[i] == terrain_scratch_) return;
+  update_.terrain_changed = true;
+  std::swap(held_.terrain[i], terrain_scratch_);  // the scratch takes the old one's buffers
+}
+
+UnitView& ViewRefresh::next_unit() {
+  clear_keeping_buffers(unit_scratch_);
+  return unit_scratch_;
+}
+
+std::size_t ViewRefresh::find_held(std::string_view id) {
+  // Views list units in the state's order, so the next unit of the held
+  // view is nearly always the one: the ids are looked up in a map only once
+  // that fails.
+  const auto& units = held_.units;
+  const std::size_t n = units.size();
+  if (next_ < n && units[next_].id == id) return next_;
+  if (where_.empty() && n > 0) {
+    std::size_t total = 0;
+    for (const auto& u : units) total += u.id.size();
+    ids_.reserve(total);  // no reallocation below: the keys stay valid
+    where_.reserve(n);
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::size_t at = ids_.size();
+      ids_ += units[j].id;
+      where_.emplace(std::string_view(ids_).substr(at, units[j].id.size()), j);
+    }
+  }
+  auto it = where_.find(id);
+  return it == where_.end() ? n : it->second;
+}
+
+void ViewRefresh::expect_units(std::size_t n) {
+  if (all_new_) held_.units.reserve(n);
+}
+
+void ViewRefresh::place_unit() {
+  const std::size_t place = plan_.size();
+  if (all_new_) {
+    // A view built whole (view_for): each unit straight into its place.
+    update_.changed.push_back(static_cast<std::uint32_t>(place));
+    plan_.push_back(static_cast<std::int64_t>(place));
+    held_.units.push_back(std::move(unit_scratch_));
+    unit_scratch_ = UnitView{};
+    return;
+  }
+  const std::size_t k = find_held(unit_scratch_.id);
+  if (k < held_.units.size()) {
+    if (matched_[k]) {
+      update_.whole = true;  // an id twice: no change can say that
+    } else {
+      matched_[k] = 1;
+      next_ = k + 1;
+      plan_.push_back(static_cast<std::int64_t>(k));
+      if (held_.units[k] == unit_scratch_) {
+        if (k + 1 <= kept_after_) update_.whole = true;  // kept units in another order
+        kept_after_ = k + 1;
+      } else {
+        update_.changed.push_back(static_cast<std::uint32_t>(place));
+        std::swap(held_.units[k], unit_scratch_);  // the scratch takes the old one's buffers
+      }
+      return;
+    }
+  }
+  update_.changed.push_back(static_cast<std::uint32_t>(place));
+  plan_.push_back(~static_cast<std::int64_t>(fresh_.size()));
+  fresh_.push_back(std::move(unit_scratch_));
+  unit_scratch_ = UnitView{};
+}
+
+void ViewRefresh::finish() {
+  if (terrain_at_ < held_.terrain.size()) {
+    update_.terrain_changed = true;
+    held_.terrain.resize(terrain_at_);
+  }
+  auto& units = held_.units;
+  for (std::size_t k = 0; k < matched_.size(); ++k) {  // the units held before
+    if (!matched_[k]) update_.gone.push_back(units[k].id);
+  }
+  // Nearly always every unit is where it was: nothing moves (the units gone,
+  // if any, were the last ones).
+  bool same_places = plan_.size() <= units.size();
+  for (std::size_t i = 0; same_places && i < plan_.size(); ++i) same_places = plan_[i] == static_cast<std::int64_t>(i);
+  if (same_places) {
+    units.resize(plan_.size());
+    return;
+  }
+  std::vector<UnitView> next;
+  next.reserve(plan_.size());
+  for (const std::int64_t p : plan_) {
+    next.push_back(std::move(p >= 0 ? units[static_cast<std::size_t>(p)] : fresh_[static_cast<std::size_t>(~p)]));
+  }
+  units = std::move(next);
+}
+
+void update_view(View& held, View now, ViewUpdate& update) {
+  ViewRefresh refresh(held, update);
+  for (auto& t : now.terrain) {
+    refresh.next_terrain() = std::move(t);
+    refresh.place_terrain();
+  }
+  for (auto& u : now.units) {
+    refresh.next_unit() = std::move(u);
+    refresh.place_unit();
+  }
+  refresh.finish();
+  // The lists are now's; so is the rest.
+  now.terrain = std::move(held.terrain);
+  now.units = std::move(held.units);
+  held = std::move(now);
+}
+
+}  // namespace galloper::rules

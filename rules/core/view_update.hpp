@@ -1,0 +1,82 @@
+#pragma once
+// A seat's view kept up to date in place, step after step, and what changed
+// in it: what a room tells the seat (docs/PERFORMANCE.md, "Views as
+// changes"). The view is still built by the ruleset's one path (view_for);
+// only where its parts go is new: each unit and terrain feature is built
+// into a scratch that keeps its buffers, and one equal to what the held view
+// has in that place is not copied, sent, or freed.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "rules/core/game.hpp"
+
+namespace galloper::rules {
+
+// What a refresh changed in the view it was handed.
+struct ViewUpdate {
+  // The view cannot be told as a change to the one held before (units it
+  // kept in another order, an id twice): send it whole.
+  bool whole = false;
+  bool terrain_changed = false;
+  // Places in the view's units of those new to it or changed, ascending.
+  std::vector<std::uint32_t> changed;
+  // Ids of the units the held view had and this one no longer shows.
+  std::vector<std::string> gone;
+
+  friend bool operator==(const ViewUpdate&, const ViewUpdate&) = default;
+};
+
+// Every field back to a fresh UnitView's / TerrainView's, keeping the
+// strings' and lists' buffers.
+void clear_keeping_buffers(UnitView& u);
+void clear_keeping_buffers(TerrainView& t);
+
+// Rebuilds `held`'s terrain and units in order. For each, fill next_*() (a
+// cleared scratch) and call place_*(); then finish(). The header fields are
+// the caller's to assign. Afterwards `held` is exactly the view built, and
+// `update` says how it differs from what `held` was.
+class ViewRefresh {
+ public:
+  ViewRefresh(View& held, ViewUpdate& update);
+  ViewRefresh(const ViewRefresh&) = delete;
+  ViewRefresh& operator=(const ViewRefresh&) = delete;
+
+  TerrainView& next_terrain();
+  void place_terrain();
+  // About how many units the view will have (a list built whole reserves them).
+  void expect_units(std::size_t n);
+  UnitView& next_unit();
+  void place_unit();
+  void finish();
+
+ private:
+  std::size_t find_held(std::string_view id);
+
+  View& held_;
+  ViewUpdate& update_;
+  const bool all_new_;  // the held view had no units
+  std::size_t terrain_at_ = 0;  // the next feature's place
+  TerrainView terrain_scratch_;
+  UnitView unit_scratch_;
+  // Per place of the new unit list: >= 0, the index in held_.units of its
+  // unit (changed ones are swapped in there); < 0, ~index into fresh_ (a unit
+  // the held view did not have).
+  std::vector<std::int64_t> plan_;
+  std::vector<UnitView> fresh_;
+  std::vector<char> matched_;
+  // Looked up once the next-in-order guess fails; its keys are views into
+  // ids_, a copy of the held ids, since changed units swap their buffers.
+  std::string ids_;
+  std::unordered_map<std::string_view, std::size_t> where_;
+  std::size_t next_ = 0;        // where the next unit is looked for first
+  std::size_t kept_after_ = 0;  // one past the last kept unit's index in held_.units
+};
+
+// `held` made equal to `now`, and what that changed: a ruleset with no
+// cheaper way (Game::refresh_view's default), and tests.
+void update_view(View& held, View now, ViewUpdate& update);
+
+}  // namespace galloper::rules

@@ -1,0 +1,168 @@
+// A view kept up to date in place (rules/core/view_update.hpp): whatever the
+// held view was, it ends exactly the new one, and the update says what
+// changed: the places of the new and changed units, the ids gone, whether
+// the terrain changed, and when the view must go whole.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "rules/core/view_update.hpp"
+
+namespace galloper::rules {
+namespace {
+
+UnitView unit(std::string id, double x) {
+  UnitView u;
+  u.id = std::move(id);
+  u.name = "Régiment de " + u.id + " (a name too long for a short string)";
+  u.side = "fr";
+  u.position = {x, 1};
+  u.bases.push_back(RectView{{x, 1}, 4, 1, 0});
+  return u;
+}
+
+View table(std::vector<UnitView> units) {
+  View v;
+  v.ruleset = "malbrook";
+  v.seat = "fr/w0";
+  v.turn = 3;
+  v.phase = "movement";
+  v.terrain.push_back(TerrainView{"wood", TerrainKind::kWood, "Bois", {{1, 1}, {2, 1}, {2, 2}}, true, 0, false, false});
+  v.units = std::move(units);
+  return v;
+}
+
+// `held` brought to `now`: it must end equal to `now`.
+ViewUpdate update(View& held, const View& now) {
+  ViewUpdate u;
+  update_view(held, now, u);
+  EXPECT_TRUE(held == now);
+  return u;
+}
+
+TEST(ViewUpdate, ClearingKeepsNoValueOfAnyField) {
+  UnitView u = unit("a", 1);
+  u.kind = UnitKind::kLeader;
+  u.knowledge = Knowledge::kSeen;
+  u.troop_type = "horse";
+  u.grade = "B";
+  u.formation = "line";
+  u.base_count = 4;
+  u.dps = 2;
+  u.status = {"halted", "wounded"};
+  u.facing_deg = 90;
+  u.command = "c1";
+  u.wing = "w1";
+  u.last_seen_turn = 2;
+  u.rank = "major-general";
+  u.attached_to = "b1";
+  clear_keeping_buffers(u);
+  EXPECT_TRUE(u == UnitView{});
+
+  TerrainView t{"hill", TerrainKind::kHill, "Schellenberg", {{0, 0}, {1, 1}}, true, 2, true, true};
+  clear_keeping_buffers(t);
+  EXPECT_TRUE(t == TerrainView{});
+}
+
+TEST(ViewUpdate, NothingChangedButTheHeader) {
+  View held = table({unit("a", 1), unit("b", 2)});
+  View now = held;
+  now.phase = "combat";
+  const ViewUpdate u = update(held, now);
+  EXPECT_FALSE(u.whole);
+  EXPECT_FALSE(u.terrain_changed);
+  EXPECT_TRUE(u.changed.empty());
+  EXPECT_TRUE(u.gone.empty());
+}
+
+TEST(ViewUpdate, MovedGoneAndNewUnitsHaveTheirPlaces) {
+  View held = table({unit("a", 1), unit("b", 2), unit("c", 3), unit("d", 4)});
+  const View now = table({unit("a", 1), unit("e", 9), unit("c", 3.5), unit("d", 4), unit("f", 7)});
+  const ViewUpdate u = update(held, now);
+  EXPECT_FALSE(u.whole);
+  EXPECT_EQ(u.changed, (std::vector<std::uint32_t>{1, 2, 4}));
+  EXPECT_EQ(u.gone, (std::vector<std::string>{"b"}));
+}
+
+TEST(ViewUpdate, UnitsGoneFromTheEndAndAllGone) {
+  View held = table({unit("a", 1), unit("b", 2), unit("c", 3)});
+  ViewUpdate u = update(held, table({unit("a", 1.5)}));
+  EXPECT_EQ(u.changed, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(u.gone, (std::vector<std::string>{"b", "c"}));
+
+  u = update(held, table({}));
+  EXPECT_TRUE(u.changed.empty());
+  EXPECT_EQ(u.gone, (std::vector<std::string>{"a"}));
+
+  u = update(held, table({unit("z", 1), unit("y", 2)}));
+  EXPECT_EQ(u.changed, (std::vector<std::uint32_t>{0, 1}));
+  EXPECT_TRUE(u.gone.empty());
+}
+
+TEST(ViewUpdate, ChangedUnitsMayChangePlacesButKeptOnesMayNot) {
+  // A changed unit is sent with its place, so its order does not matter.
+  View held = table({unit("a", 1), unit("b", 2), unit("c", 3)});
+  ViewUpdate u = update(held, table({unit("c", 3.5), unit("a", 1), unit("b", 2)}));
+  EXPECT_FALSE(u.whole);
+  EXPECT_EQ(u.changed, (std::vector<std::uint32_t>{0}));
+
+  // Kept units in another order cannot be told as a change.
+  u = update(held, table({unit("b", 2), unit("a", 1), unit("c", 3.5)}));
+  EXPECT_TRUE(u.whole);
+}
+
+TEST(ViewUpdate, AnIdTwiceGoesWhole) {
+  View held = table({unit("a", 1), unit("b", 2)});
+  const ViewUpdate u = update(held, table({unit("a", 1), unit("a", 2), unit("b", 2)}));
+  EXPECT_TRUE(u.whole);
+}
+
+TEST(ViewUpdate, TerrainChangedAddedOrRemoved) {
+  View held = table({unit("a", 1)});
+  View now = held;
+  now.terrain[0].outline.push_back({1, 2});
+  EXPECT_TRUE(update(held, now).terrain_changed);
+  EXPECT_FALSE(update(held, now).terrain_changed);
+
+  now.terrain.push_back(TerrainView{"ditch", TerrainKind::kDitch, "", {{0, 0}, {3, 0}}, false, 0, false, false});
+  EXPECT_TRUE(update(held, now).terrain_changed);
+  now.terrain.erase(now.terrain.begin());
+  EXPECT_TRUE(update(held, now).terrain_changed);
+  now.terrain.clear();
+  EXPECT_TRUE(update(held, now).terrain_changed);
+}
+
+TEST(ViewUpdate, ARefreshRunByHandBuildsEachUnitIntoAScratchThatWasAnotherUnit) {
+  // A ruleset fills the scratch field by field; what a unit left there must
+  // not reach the next one (clear_keeping_buffers).
+  View held = table({unit("a", 1), unit("b", 2)});
+  ViewUpdate u;
+  ViewRefresh refresh(held, u);
+  UnitView& first = refresh.next_unit();
+  first = unit("a", 5);
+  first.rank = "lieutenant-general";
+  first.status = {"wounded"};
+  refresh.place_unit();
+  UnitView& second = refresh.next_unit();
+  second.id = "b";
+  second.name = unit("b", 2).name;
+  second.side = "fr";
+  second.position = {2, 1};
+  second.bases.push_back(RectView{{2, 1}, 4, 1, 0});
+  refresh.place_unit();
+  refresh.next_terrain() = table({}).terrain[0];
+  refresh.place_terrain();
+  refresh.finish();
+
+  View expected = table({unit("a", 5), unit("b", 2)});
+  expected.units[0].rank = "lieutenant-general";
+  expected.units[0].status = {"wounded"};
+  EXPECT_TRUE(held == expected);
+  EXPECT_EQ(u.changed, (std::vector<std::uint32_t>{0}));
+  EXPECT_FALSE(u.terrain_changed);
+  EXPECT_FALSE(u.whole);
+}
+
+}  // namespace
+}  // namespace galloper::rules
