@@ -46,7 +46,7 @@ void clear_keeping_buffers(TerrainView& t) {
 }
 
 ViewRefresh::ViewRefresh(View& held, ViewUpdate& update)
-    : held_(held), update_(update), all_new_(held.units.empty()), matched_(held.units.size(), 0) {
+    : held_(held), update_(update), held_count_(held.units.size()), matched_(held_count_, 0) {
   update_.whole = false;
   update_.terrain_changed = false;
   update_.changed.clear();
@@ -80,7 +80,7 @@ std::size_t ViewRefresh::find_held(std::string_view id) {
   // view is nearly always the one: the ids are looked up in a map only once
   // that fails.
   const auto& units = held_.units;
-  const std::size_t n = units.size();
+  const std::size_t n = held_count_;  // not the units appended since
   if (next_ < n && units[next_].id == id) return next_;
   if (where_.empty() && n > 0) {
     std::size_t total = 0;
@@ -98,26 +98,21 @@ std::size_t ViewRefresh::find_held(std::string_view id) {
 }
 
 void ViewRefresh::expect_units(std::size_t n) {
-  if (all_new_) held_.units.reserve(n);
+  // A held list keeps its units where they are and rarely grows; a list
+  // built whole (view_for) grows by every unit.
+  if (held_count_ == 0) held_.units.reserve(n);
 }
 
 void ViewRefresh::place_unit() {
   const std::size_t place = plan_.size();
-  if (all_new_) {
-    // A view built whole (view_for): each unit straight into its place.
-    update_.changed.push_back(static_cast<std::uint32_t>(place));
-    plan_.push_back(static_cast<std::int64_t>(place));
-    held_.units.push_back(std::move(unit_scratch_));
-    unit_scratch_ = UnitView{};
-    return;
-  }
   const std::size_t k = find_held(unit_scratch_.id);
-  if (k < held_.units.size()) {
+  if (k < held_count_) {
     if (matched_[k]) {
       update_.whole = true;  // an id twice: no change can say that
     } else {
       matched_[k] = 1;
       next_ = k + 1;
+      in_place_ = in_place_ && k == place;
       plan_.push_back(static_cast<std::int64_t>(k));
       if (held_.units[k] == unit_scratch_) {
         if (k + 1 <= kept_after_) update_.whole = true;  // kept units in another order
@@ -130,8 +125,16 @@ void ViewRefresh::place_unit() {
     }
   }
   update_.changed.push_back(static_cast<std::uint32_t>(place));
-  plan_.push_back(~static_cast<std::int64_t>(fresh_.size()));
-  fresh_.push_back(std::move(unit_scratch_));
+  if (in_place_ && place == held_.units.size()) {
+    // Every held unit is in its place already (or there were none: a view
+    // built whole, view_for): the new one goes straight after them.
+    plan_.push_back(static_cast<std::int64_t>(place));
+    held_.units.push_back(std::move(unit_scratch_));
+  } else {
+    in_place_ = false;
+    plan_.push_back(~static_cast<std::int64_t>(fresh_.size()));
+    fresh_.push_back(std::move(unit_scratch_));
+  }
   unit_scratch_ = UnitView{};
 }
 
@@ -141,14 +144,12 @@ void ViewRefresh::finish() {
     held_.terrain.resize(terrain_at_);
   }
   auto& units = held_.units;
-  for (std::size_t k = 0; k < matched_.size(); ++k) {  // the units held before
+  for (std::size_t k = 0; k < held_count_; ++k) {
     if (!matched_[k]) update_.gone.push_back(units[k].id);
   }
   // Nearly always every unit is where it was: nothing moves (the units gone,
   // if any, were the last ones).
-  bool same_places = plan_.size() <= units.size();
-  for (std::size_t i = 0; same_places && i < plan_.size(); ++i) same_places = plan_[i] == static_cast<std::int64_t>(i);
-  if (same_places) {
+  if (in_place_) {
     units.resize(plan_.size());
     return;
   }

@@ -46,7 +46,7 @@ class ViewRefresh {
 
   TerrainView& next_terrain();
   void place_terrain();
-  // About how many units the view will have (a list built whole reserves them).
+  // About how many units the view will have (reserved when it had none).
   void expect_units(std::size_t n);
   UnitView& next_unit();
   void place_unit();
@@ -57,13 +57,15 @@ class ViewRefresh {
 
   View& held_;
   ViewUpdate& update_;
-  const bool all_new_;  // the held view had no units
+  const std::size_t held_count_;  // units the held view had (new ones may be appended after them)
+  bool in_place_ = true;          // every unit placed so far is where it was held
   std::size_t terrain_at_ = 0;  // the next feature's place
   TerrainView terrain_scratch_;
   UnitView unit_scratch_;
   // Per place of the new unit list: >= 0, the index in held_.units of its
-  // unit (changed ones are swapped in there); < 0, ~index into fresh_ (a unit
-  // the held view did not have).
+  // unit (changed ones are swapped in there, new ones appended while every
+  // unit before is in its place); < 0, ~index into fresh_ (a new unit that
+  // goes between held ones).
   std::vector<std::int64_t> plan_;
   std::vector<UnitView> fresh_;
   std::vector<char> matched_;
