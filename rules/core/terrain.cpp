@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace galloper::rules {
 namespace {
@@ -97,15 +98,20 @@ void TerrainMap::Grid::query(const Aabb& box, const std::vector<Aabb>& boxes, st
 
 // ---- Construction ----
 
+TerrainMap::TerrainMap() : d_(std::make_shared<const Data>()) {}
+
 TerrainMap::TerrainMap(std::vector<Hill> hills, std::vector<Area> areas, std::vector<Linear> linears,
-                       std::vector<Crossing> crossings, double cell_size)
-    : hills_(std::move(hills)), areas_(std::move(areas)), linears_(std::move(linears)),
-      crossings_(std::move(crossings)) {
+                       std::vector<Crossing> crossings, double cell_size) {
+  Data d;
+  d.hills_ = std::move(hills);
+  d.areas_ = std::move(areas);
+  d.linears_ = std::move(linears);
+  d.crossings_ = std::move(crossings);
   Aabb all;
-  for (const auto& h : hills_) hill_boxes_.push_back(h.outline.bounds());
-  for (const auto& a : areas_) area_boxes_.push_back(a.outline.bounds());
-  for (const auto& l : linears_) linear_boxes_.push_back(l.path.bounds().expanded(l.width / 2));
-  for (const auto* v : {&hill_boxes_, &area_boxes_, &linear_boxes_}) {
+  for (const auto& h : d.hills_) d.hill_boxes_.push_back(h.outline.bounds());
+  for (const auto& a : d.areas_) d.area_boxes_.push_back(a.outline.bounds());
+  for (const auto& l : d.linears_) d.linear_boxes_.push_back(l.path.bounds().expanded(l.width / 2));
+  for (const auto* v : {&d.hill_boxes_, &d.area_boxes_, &d.linear_boxes_}) {
     for (const auto& b : *v) all.add(b);
   }
   if (all.empty()) all.add(Vec2{0, 0});
@@ -113,19 +119,20 @@ TerrainMap::TerrainMap(std::vector<Hill> hills, std::vector<Area> areas, std::ve
   const double cell = cell_size > 0 ? cell_size : ext / 16;
   const int nx = std::clamp(static_cast<int>(std::ceil((all.max.x - all.min.x) / cell)) + 1, 1, 1024);
   const int ny = std::clamp(static_cast<int>(std::ceil((all.max.y - all.min.y) / cell)) + 1, 1, 1024);
-  hill_grid_.build(hill_boxes_, all.min, cell, nx, ny);
-  area_grid_.build(area_boxes_, all.min, cell, nx, ny);
-  linear_grid_.build(linear_boxes_, all.min, cell, nx, ny);
+  d.hill_grid_.build(d.hill_boxes_, all.min, cell, nx, ny);
+  d.area_grid_.build(d.area_boxes_, all.min, cell, nx, ny);
+  d.linear_grid_.build(d.linear_boxes_, all.min, cell, nx, ny);
+  d_ = std::make_shared<const Data>(std::move(d));
 }
 
 void TerrainMap::hills_near(const Aabb& box, std::vector<std::uint32_t>& out) const {
-  hill_grid_.query(box, hill_boxes_, out);
+  d_->hill_grid_.query(box, d_->hill_boxes_, out);
 }
 void TerrainMap::areas_near(const Aabb& box, std::vector<std::uint32_t>& out) const {
-  area_grid_.query(box, area_boxes_, out);
+  d_->area_grid_.query(box, d_->area_boxes_, out);
 }
 void TerrainMap::linears_near(const Aabb& box, std::vector<std::uint32_t>& out) const {
-  linear_grid_.query(box, linear_boxes_, out);
+  d_->linear_grid_.query(box, d_->linear_boxes_, out);
 }
 
 // ---- Hills ----
@@ -135,7 +142,7 @@ const Hill* TerrainMap::top_hill_at(Vec2 p) const {
   hills_near(Aabb{p, p}, near);
   const Hill* top = nullptr;
   for (auto i : near) {
-    const Hill& h = hills_[i];
+    const Hill& h = d_->hills_[i];
     if ((top == nullptr || h.elevation > top->elevation) && contains(h.outline, p)) top = &h;
   }
   return top;
@@ -151,7 +158,7 @@ std::vector<const Hill*> TerrainMap::hills_overlapping(const Polygon& footprint)
   hills_near(footprint.bounds(), near);
   std::vector<const Hill*> out;
   for (auto i : near) {
-    if (intersects(hills_[i].outline, footprint)) out.push_back(&hills_[i]);
+    if (intersects(d_->hills_[i].outline, footprint)) out.push_back(&d_->hills_[i]);
   }
   return out;
 }
@@ -163,7 +170,7 @@ std::vector<const Area*> TerrainMap::areas_at(Vec2 p) const {
   areas_near(Aabb{p, p}, near);
   std::vector<const Area*> out;
   for (auto i : near) {
-    if (contains(areas_[i].outline, p)) out.push_back(&areas_[i]);
+    if (contains(d_->areas_[i].outline, p)) out.push_back(&d_->areas_[i]);
   }
   return out;
 }
@@ -180,7 +187,7 @@ std::vector<const Area*> TerrainMap::areas_overlapping(const Polygon& footprint)
   areas_near(footprint.bounds(), near);
   std::vector<const Area*> out;
   for (auto i : near) {
-    if (interiors_overlap(areas_[i].outline, footprint)) out.push_back(&areas_[i]);
+    if (interiors_overlap(d_->areas_[i].outline, footprint)) out.push_back(&d_->areas_[i]);
   }
   return out;
 }
@@ -195,7 +202,7 @@ bool TerrainMap::is_rough(const Polygon& footprint, bool steep_hills_rough) cons
     std::vector<std::uint32_t> near;
     hills_near(footprint.bounds(), near);
     for (auto i : near) {
-      if (hills_[i].steep && interiors_overlap(hills_[i].outline, footprint)) return true;
+      if (d_->hills_[i].steep && interiors_overlap(d_->hills_[i].outline, footprint)) return true;
     }
   }
   return false;
@@ -209,7 +216,7 @@ const Area* TerrainMap::inside_area(const Polygon& footprint, AreaKind kind) con
   std::vector<std::uint32_t> near;
   areas_near(footprint.bounds(), near);
   for (auto i : near) {
-    if (areas_[i].kind == kind && polygon_within(footprint, areas_[i].outline)) return &areas_[i];
+    if (d_->areas_[i].kind == kind && polygon_within(footprint, d_->areas_[i].outline)) return &d_->areas_[i];
   }
   return nullptr;
 }
@@ -218,7 +225,7 @@ const Area* TerrainMap::at_edge_of(const Polygon& footprint, AreaKind kind, doub
   std::vector<std::uint32_t> near;
   areas_near(footprint.bounds(), near);
   for (auto i : near) {
-    const Area& a = areas_[i];
+    const Area& a = d_->areas_[i];
     if (a.kind != kind || !interiors_overlap(a.outline, footprint)) continue;
     for (std::size_t e = 0; e < a.outline.edge_count(); ++e) {
       if (distance(footprint, a.outline.edge(e)) <= edge_depth + kGeomEpsilon) return &a;
@@ -235,7 +242,7 @@ const Area* TerrainMap::at_edge_of(const OrientedRect& r, AreaKind kind, double 
 
 const Crossing* TerrainMap::crossing_covering(const Linear& l, const std::vector<Segment>& pieces) const {
   if (pieces.empty()) return nullptr;
-  for (const auto& c : crossings_) {
+  for (const auto& c : d_->crossings_) {
     if (c.linear_id != l.id) continue;
     bool all = true;
     for (const auto& p : pieces) {
@@ -259,7 +266,7 @@ std::vector<ObstacleCrossing> TerrainMap::obstacles_crossed(const Segment& path)
   };
   std::vector<Hit> hits;
   for (auto i : near) {
-    const Linear& l = linears_[i];
+    const Linear& l = d_->linears_[i];
     if (!l.is_obstacle()) continue;
     double first = kInf;
     std::vector<Segment> pieces;
@@ -285,7 +292,7 @@ std::vector<ObstacleCrossing> TerrainMap::obstacles_crossed(const Polygon& swept
   linears_near(swept.bounds(), near);
   std::vector<ObstacleCrossing> out;
   for (auto i : near) {
-    const Linear& l = linears_[i];
+    const Linear& l = d_->linears_[i];
     if (!l.is_obstacle()) continue;
     std::vector<Segment> pieces;
     for (std::size_t s = 0; s < l.path.segment_count(); ++s) {
@@ -316,7 +323,7 @@ const Linear* TerrainMap::road_at(Vec2 p, double tolerance) const {
   std::vector<std::uint32_t> near;
   linears_near(Aabb{p, p}.expanded(tolerance), near);
   for (auto i : near) {
-    const Linear& l = linears_[i];
+    const Linear& l = d_->linears_[i];
     if (l.kind == LinearKind::kRoad && polyline_distance(l.path, p) <= l.width / 2 + tolerance + kGeomEpsilon)
       return &l;
   }
@@ -327,7 +334,7 @@ bool TerrainMap::on_road(Vec2 p, double tolerance) const { return road_at(p, tol
 
 double TerrainMap::distance_to_road(Vec2 p) const {
   double best = kInf;
-  for (const auto& l : linears_) {
+  for (const auto& l : d_->linears_) {
     if (l.kind == LinearKind::kRoad) best = std::min(best, polyline_distance(l.path, p));
   }
   return best;

@@ -5,6 +5,7 @@
 // features. Distances are table units; every threshold is a parameter.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,17 +75,21 @@ struct ObstacleCrossing {
   const Crossing* via = nullptr;
 };
 
+// Immutable once built: copies share one set of features and grids (a
+// game's state is copied many times a step; its terrain never changes), so
+// a copy costs a reference count, and a feature's address (the pointers the
+// queries below return) stays valid in every copy.
 class TerrainMap {
  public:
-  TerrainMap() = default;
+  TerrainMap();
   // cell_size: grid cell edge in table units; 0 picks one from the extent.
   TerrainMap(std::vector<Hill> hills, std::vector<Area> areas, std::vector<Linear> linears,
              std::vector<Crossing> crossings, double cell_size = 0);
 
-  const std::vector<Hill>& hills() const { return hills_; }
-  const std::vector<Area>& areas() const { return areas_; }
-  const std::vector<Linear>& linears() const { return linears_; }
-  const std::vector<Crossing>& crossings() const { return crossings_; }
+  const std::vector<Hill>& hills() const { return d_->hills_; }
+  const std::vector<Area>& areas() const { return d_->areas_; }
+  const std::vector<Linear>& linears() const { return d_->linears_; }
+  const std::vector<Crossing>& crossings() const { return d_->crossings_; }
 
   // ---- Hills ----
   // The highest hill containing p (boundary included); plain ground is 0.
@@ -144,16 +149,19 @@ class TerrainMap {
     void build(const std::vector<Aabb>& boxes, Vec2 origin, double cell, int nx, int ny);
     void query(const Aabb& box, const std::vector<Aabb>& boxes, std::vector<std::uint32_t>& out) const;
   };
-  std::vector<Hill> hills_;
-  std::vector<Area> areas_;
-  std::vector<Linear> linears_;
-  std::vector<Crossing> crossings_;
-  std::vector<Aabb> hill_boxes_;
-  std::vector<Aabb> area_boxes_;
-  std::vector<Aabb> linear_boxes_;
-  Grid hill_grid_;
-  Grid area_grid_;
-  Grid linear_grid_;
+  struct Data {
+    std::vector<Hill> hills_;
+    std::vector<Area> areas_;
+    std::vector<Linear> linears_;
+    std::vector<Crossing> crossings_;
+    std::vector<Aabb> hill_boxes_;
+    std::vector<Aabb> area_boxes_;
+    std::vector<Aabb> linear_boxes_;
+    Grid hill_grid_;
+    Grid area_grid_;
+    Grid linear_grid_;
+  };
+  std::shared_ptr<const Data> d_;  // never null
   const Crossing* crossing_covering(const Linear& l, const std::vector<Segment>& pieces) const;
 };
 
