@@ -44,11 +44,14 @@ const MalbrookScene* placed_like(const GameState& state, const SightTable* last)
 }  // namespace
 
 MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats, const MalbrookScene* like) {
-  std::map<std::string, SeatMask, std::less<>> bit;
-  for (std::size_t i = 0; i < seats.size() && i < 64; ++i) bit[seats[i].id] = SeatMask{1} << i;
-  auto mask_of = [&](const std::string& seat) {
-    auto it = bit.find(seat);
-    return it == bit.end() ? SeatMask{0} : it->second;
+  // The bit of the seat that commands a piece (seats.hpp, seat_of), found by
+  // asking each seat rather than building the piece's seat name: a scene is
+  // built for every sight-table lookup, to compare with the memo.
+  auto mask_of = [&](const auto& piece) {
+    for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
+      if (commands(seats[i].id, piece)) return SeatMask{1} << i;
+    }
+    return SeatMask{0};
   };
 
   MalbrookScene out;
@@ -78,7 +81,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.bases = footprint(b);
     // Foot "shoot" in close combat; troops at a wood's edge are then seen.
     o.shot_this_turn = b.has(Status::kInCombat);
-    o.observer_for = mask_of(seat_of(b));
+    o.observer_for = mask_of(b);
     add(std::move(o), {PieceKind::kBrigade, i}, b.facing_deg);
   }
   for (std::size_t i = 0; i < state.guns.size(); ++i) {
@@ -89,7 +92,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.bases = {footprint(g)};
     o.shot_this_turn = g.has(Status::kFired);
     // Crews that abandoned their guns observe nothing from them.
-    o.observer_for = g.has(Status::kAbandoned) ? 0 : mask_of(seat_of(g));
+    o.observer_for = g.has(Status::kAbandoned) ? 0 : mask_of(g);
     add(std::move(o), {PieceKind::kGun, i}, g.facing_deg);
   }
   for (std::size_t i = 0; i < state.leaders.size(); ++i) {
@@ -99,7 +102,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kLeader;
     o.bases = {footprint(l)};
-    o.observer_for = mask_of(seat_of(l));
+    o.observer_for = mask_of(l);
     add(std::move(o), {PieceKind::kLeader, i}, l.facing_deg);
   }
   for (std::size_t i = 0; i < state.messengers.size(); ++i) {
@@ -108,7 +111,10 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kMessenger;
     o.bases = {footprint(m)};
-    o.observer_for = mask_of(seat_of(state, m));
+    const std::string seat = seat_of(state, m);  // a messenger's is its sender's: looked up once
+    for (std::size_t j = 0; j < seats.size() && j < 64; ++j) {
+      if (seats[j].id == seat) o.observer_for = SeatMask{1} << j;
+    }
     add(std::move(o), {PieceKind::kMessenger, i}, m.facing_deg);
   }
   for (std::size_t i = 0; i < state.brigades.size(); ++i) {
@@ -118,7 +124,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kMarker;
     o.bases = {horse_holder_footprint(b)};
-    o.observer_for = mask_of(seat_of(b));
+    o.observer_for = mask_of(b);
     add(std::move(o), {PieceKind::kHorseHolders, i}, b.facing_deg);
   }
   return out;
