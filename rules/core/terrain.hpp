@@ -85,6 +85,14 @@ class TerrainMap {
   // cell_size: grid cell edge in table units; 0 picks one from the extent.
   TerrainMap(std::vector<Hill> hills, std::vector<Area> areas, std::vector<Linear> linears,
              std::vector<Crossing> crossings, double cell_size = 0);
+  TerrainMap(const TerrainMap&) = default;
+  TerrainMap& operator=(const TerrainMap&) = default;
+  // A move shares too: a moved-from map still holds the same terrain, never none.
+  TerrainMap(TerrainMap&& other) noexcept : d_(other.d_) {}
+  TerrainMap& operator=(TerrainMap&& other) noexcept {
+    d_ = other.d_;
+    return *this;
+  }
 
   const std::vector<Hill>& hills() const { return d_->hills_; }
   const std::vector<Area>& areas() const { return d_->areas_; }
