@@ -47,11 +47,14 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
   // The bit of the seat that commands a piece (seats.hpp, seat_of), found by
   // asking each seat rather than building the piece's seat name: a scene is
   // built for every sight-table lookup, to compare with the memo.
-  auto mask_of = [&](const auto& piece) {
+  auto mask_where = [&](const auto& is_its_seat) {
     for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
-      if (commands(seats[i].id, piece)) return SeatMask{1} << i;
+      if (is_its_seat(seats[i].id)) return SeatMask{1} << i;
     }
     return SeatMask{0};
+  };
+  auto mask_of = [&](const auto& piece) {
+    return mask_where([&](std::string_view seat) { return commands(seat, piece); });
   };
 
   MalbrookScene out;
@@ -111,10 +114,8 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kMessenger;
     o.bases = {footprint(m)};
-    const std::string seat = seat_of(state, m);  // a messenger's is its sender's: looked up once
-    for (std::size_t j = 0; j < seats.size() && j < 64; ++j) {
-      if (seats[j].id == seat) o.observer_for = SeatMask{1} << j;
-    }
+    const std::string seat = seat_of(state, m);  // its sender's: the sender looked up once
+    o.observer_for = mask_where([&](std::string_view id) { return id == seat; });
     add(std::move(o), {PieceKind::kMessenger, i}, m.facing_deg);
   }
   for (std::size_t i = 0; i < state.brigades.size(); ++i) {
