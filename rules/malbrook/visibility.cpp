@@ -59,7 +59,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
 
   MalbrookScene out;
   std::uint32_t next_id = 0;
-  auto add = [&](SceneObject o, PieceRef ref, double facing_deg) {
+  auto add = [&](SceneObject o, PieceRef ref, double facing_deg, SeatMask owner) {
     const std::size_t at = out.refs.size();
     if (like != nullptr && at < like->refs.size() && at < like->facings.size() &&
         at < like->scene.objects.size() && like->refs[at] == ref && like->facings[at] == facing_deg &&
@@ -74,6 +74,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     out.scene.objects.push_back(std::move(o));
     out.refs.push_back(ref);
     out.facings.push_back(facing_deg);
+    out.owners.push_back(owner);
   };
   for (std::size_t i = 0; i < state.brigades.size(); ++i) {
     const Brigade& b = state.brigades[i];
@@ -84,8 +85,9 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.bases = footprint(b);
     // Foot "shoot" in close combat; troops at a wood's edge are then seen.
     o.shot_this_turn = b.has(Status::kInCombat);
-    o.observer_for = mask_of(b);
-    add(std::move(o), {PieceKind::kBrigade, i}, b.facing_deg);
+    const SeatMask owner = mask_of(b);
+    o.observer_for = owner;
+    add(std::move(o), {PieceKind::kBrigade, i}, b.facing_deg, owner);
   }
   for (std::size_t i = 0; i < state.guns.size(); ++i) {
     const Gun& g = state.guns[i];
@@ -95,8 +97,9 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.bases = {footprint(g)};
     o.shot_this_turn = g.has(Status::kFired);
     // Crews that abandoned their guns observe nothing from them.
-    o.observer_for = g.has(Status::kAbandoned) ? 0 : mask_of(g);
-    add(std::move(o), {PieceKind::kGun, i}, g.facing_deg);
+    const SeatMask owner = mask_of(g);
+    o.observer_for = g.has(Status::kAbandoned) ? 0 : owner;
+    add(std::move(o), {PieceKind::kGun, i}, g.facing_deg, owner);
   }
   for (std::size_t i = 0; i < state.leaders.size(); ++i) {
     const Leader& l = state.leaders[i];
@@ -105,8 +108,9 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kLeader;
     o.bases = {footprint(l)};
-    o.observer_for = mask_of(l);
-    add(std::move(o), {PieceKind::kLeader, i}, l.facing_deg);
+    const SeatMask owner = mask_of(l);
+    o.observer_for = owner;
+    add(std::move(o), {PieceKind::kLeader, i}, l.facing_deg, owner);
   }
   for (std::size_t i = 0; i < state.messengers.size(); ++i) {
     const Messenger& m = state.messengers[i];
@@ -115,8 +119,9 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.kind = SceneKind::kMessenger;
     o.bases = {footprint(m)};
     const std::string seat = seat_of(state, m);  // its sender's: the sender looked up once
-    o.observer_for = mask_where([&](std::string_view id) { return id == seat; });
-    add(std::move(o), {PieceKind::kMessenger, i}, m.facing_deg);
+    const SeatMask owner = mask_where([&](std::string_view id) { return id == seat; });
+    o.observer_for = owner;
+    add(std::move(o), {PieceKind::kMessenger, i}, m.facing_deg, owner);
   }
   for (std::size_t i = 0; i < state.brigades.size(); ++i) {
     const Brigade& b = state.brigades[i];
@@ -125,8 +130,9 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kMarker;
     o.bases = {horse_holder_footprint(b)};
-    o.observer_for = mask_of(b);
-    add(std::move(o), {PieceKind::kHorseHolders, i}, b.facing_deg);
+    const SeatMask owner = mask_of(b);
+    o.observer_for = owner;
+    add(std::move(o), {PieceKind::kHorseHolders, i}, b.facing_deg, owner);
   }
   return out;
 }

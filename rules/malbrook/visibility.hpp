@@ -42,6 +42,10 @@ struct MalbrookScene {
   // facings[i]: the facing scene.objects[i] was placed on the terrain with
   // (its elevation and cover edge are judged on the envelope at that facing).
   std::vector<double> facings;
+  // owners[i]: the bit of the seat that commands scene.objects[i] (seats.hpp,
+  // commands), 0 when no seat of the first 64 does. Unlike observer_for it
+  // is kept for a gun its crew abandoned: the piece is still that seat's.
+  std::vector<SeatMask> owners;
 
   friend bool operator==(const MalbrookScene&, const MalbrookScene&) = default;
 };
