@@ -10,6 +10,7 @@
 #include "rules/malbrook/seats.hpp"
 #include "rules/malbrook/view.hpp"
 #include "rules/malbrook/visibility.hpp"
+#include "tests/rules/malbrook/artillery_helpers.hpp"
 #include "tests/rules/malbrook/test_state.hpp"
 
 namespace galloper::rules::malbrook {
@@ -158,6 +159,35 @@ TEST(MarkerView, HaltAndInspirationShowAsStatusOnTheBrigade) {
   ASSERT_EQ(u->knowledge, Knowledge::kSeen);
   EXPECT_NE(std::find(u->status.begin(), u->status.end(), "halted"), u->status.end());
   EXPECT_NE(std::find(u->status.begin(), u->status.end(), "inspired"), u->status.end());
+}
+
+// A gun whose crew abandoned it observes nothing ("Crews that abandoned their
+// guns observe nothing from them"), but it is still its seat's piece: shown to
+// that seat in full, and to the rest of its side as a friend. The scene keeps
+// the seat's bit for it apart from what it observes for (MalbrookScene::owners).
+TEST(AbandonedGunView, StillItsSeatsOwnThoughItObservesNothing) {
+  GameState s = tiny_state();
+  s.guns = {make_gun("fr_g1", "fr", "left", "c1", {24, 12}, 0)};
+  s.guns[0].status = static_cast<std::uint32_t>(Status::kAbandoned);
+  const auto seats = seats_of(s);
+  const MalbrookScene scene = build_scene(s, seats);
+  const auto at = std::find(scene.refs.begin(), scene.refs.end(), PieceRef{PieceKind::kGun, 0});
+  ASSERT_NE(at, scene.refs.end());
+  const auto i = static_cast<std::size_t>(at - scene.refs.begin());
+  EXPECT_EQ(scene.scene.objects[i].observer_for, 0u);
+  const auto left = std::find_if(seats.begin(), seats.end(), [](const Seat& x) { return x.id == "fr/left"; });
+  ASSERT_NE(left, seats.end());
+  EXPECT_EQ(scene.owners[i], SeatMask{1} << (left - seats.begin()));
+
+  for (const ViewSettings& settings : {ViewSettings{}, wing_only()}) {
+    const UnitView* own = unit(view_for(s, "fr/left", settings), "fr_g1");
+    ASSERT_NE(own, nullptr);
+    EXPECT_EQ(own->knowledge, Knowledge::kOwn);
+    EXPECT_EQ(own->name, "fr_g1");
+  }
+  const UnitView* friendly = unit(view_for(s, "fr/right", ViewSettings{}), "fr_g1");
+  ASSERT_NE(friendly, nullptr);
+  EXPECT_EQ(friendly->knowledge, Knowledge::kFriendly);
 }
 
 }  // namespace
