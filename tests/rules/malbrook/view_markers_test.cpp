@@ -180,12 +180,14 @@ TEST(AbandonedGunView, StillItsSeatsOwnThoughItObservesNothing) {
   EXPECT_EQ(scene.owners[i], SeatMask{1} << (left - seats.begin()));
 
   for (const ViewSettings& settings : {ViewSettings{}, wing_only()}) {
-    const UnitView* own = unit(view_for(s, "fr/left", settings), "fr_g1");
+    const View left_view = view_for(s, "fr/left", settings);
+    const UnitView* own = unit(left_view, "fr_g1");
     ASSERT_NE(own, nullptr);
     EXPECT_EQ(own->knowledge, Knowledge::kOwn);
     EXPECT_EQ(own->name, "fr_g1");
   }
-  const UnitView* friendly = unit(view_for(s, "fr/right", ViewSettings{}), "fr_g1");
+  const View right_view = view_for(s, "fr/right", ViewSettings{});
+  const UnitView* friendly = unit(right_view, "fr_g1");
   ASSERT_NE(friendly, nullptr);
   EXPECT_EQ(friendly->knowledge, Knowledge::kFriendly);
 }
