@@ -194,12 +194,9 @@ void for_each_shown(const GameState& s, const SightTable& sight, std::string_vie
     seen_by = &sight.seen_by;
   }
 
-  // The seat's own pieces are found by the scene's owner bits (one test a
-  // piece, where asking `commands` compares seat names); a seat past the
-  // 64th has no bit and asks.
-  const auto seat_at = static_cast<std::size_t>(it - seats.begin());
-  const SeatMask own_bit =
-      seat_at < 64 && scene.owners.size() == scene.refs.size() ? SeatMask{1} << seat_at : SeatMask{0};
+  // The seat's own pieces are those the scene gives it as owner (one
+  // comparison a piece, where asking `commands` compares seat names).
+  const auto seat_at = static_cast<std::uint32_t>(it - seats.begin());
   for (std::size_t i = 0; i < scene.refs.size(); ++i) {
     const PieceRef ref = scene.refs[i];
     if (seat.role == SeatRole::kUmpire) {
@@ -214,18 +211,7 @@ void for_each_shown(const GameState& s, const SightTable& sight, std::string_vie
       case PieceKind::kLeader: side = &s.leaders[ref.index].army; break;
       case PieceKind::kMessenger: side = &s.messengers[ref.index].army; break;
     }
-    bool own = false;
-    if (own_bit != 0) {
-      own = (scene.owners[i] & own_bit) != 0;
-    } else {
-      switch (ref.kind) {
-        case PieceKind::kBrigade:
-        case PieceKind::kHorseHolders: own = commands(seat.id, s.brigades[ref.index]); break;
-        case PieceKind::kGun: own = commands(seat.id, s.guns[ref.index]); break;
-        case PieceKind::kLeader: own = commands(seat.id, s.leaders[ref.index]); break;
-        case PieceKind::kMessenger: own = commands(seat.id, s, s.messengers[ref.index]); break;
-      }
-    }
+    const bool own = scene.owners[i] == seat_at;
     const bool seen = ((*seen_by)[i] & mine) != 0;
     if (own) {
       shown(i, Knowledge::kOwn);

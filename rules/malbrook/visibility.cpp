@@ -44,22 +44,25 @@ const MalbrookScene* placed_like(const GameState& state, const SightTable* last)
 }  // namespace
 
 MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats, const MalbrookScene* like) {
-  // The bit of the seat that commands a piece (seats.hpp, seat_of), found by
-  // asking each seat rather than building the piece's seat name: a scene is
-  // built for every sight-table lookup, to compare with the memo.
-  auto mask_where = [&](const auto& is_its_seat) {
-    for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
-      if (is_its_seat(seats[i].id)) return SeatMask{1} << i;
+  // The seat that commands a piece (seats.hpp, seat_of), found by asking
+  // each seat rather than building the piece's seat name: a scene is built
+  // for every sight-table lookup, to compare with the memo.
+  auto owner_where = [&](const auto& is_its_seat) {
+    for (std::size_t i = 0; i < seats.size(); ++i) {
+      if (is_its_seat(seats[i].id)) return static_cast<std::uint32_t>(i);
     }
-    return SeatMask{0};
+    return MalbrookScene::kNoOwner;
   };
-  auto mask_of = [&](const auto& piece) {
-    return mask_where([&](std::string_view seat) { return commands(seat, piece); });
+  auto owner_of = [&](const auto& piece) {
+    return owner_where([&](std::string_view seat) { return commands(seat, piece); });
   };
 
   MalbrookScene out;
   std::uint32_t next_id = 0;
-  auto add = [&](SceneObject o, PieceRef ref, double facing_deg, SeatMask owner) {
+  // A piece observes for its owner's bit (seats past the 64th have none),
+  // unless it observes nothing.
+  auto add = [&](SceneObject o, PieceRef ref, double facing_deg, std::uint32_t owner, bool observes = true) {
+    o.observer_for = observes && owner < 64 ? SeatMask{1} << owner : SeatMask{0};
     const std::size_t at = out.refs.size();
     if (like != nullptr && at < like->refs.size() && at < like->facings.size() &&
         at < like->scene.objects.size() && like->refs[at] == ref && like->facings[at] == facing_deg &&
@@ -85,9 +88,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.bases = footprint(b);
     // Foot "shoot" in close combat; troops at a wood's edge are then seen.
     o.shot_this_turn = b.has(Status::kInCombat);
-    const SeatMask owner = mask_of(b);
-    o.observer_for = owner;
-    add(std::move(o), {PieceKind::kBrigade, i}, b.facing_deg, owner);
+    add(std::move(o), {PieceKind::kBrigade, i}, b.facing_deg, owner_of(b));
   }
   for (std::size_t i = 0; i < state.guns.size(); ++i) {
     const Gun& g = state.guns[i];
@@ -97,9 +98,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.bases = {footprint(g)};
     o.shot_this_turn = g.has(Status::kFired);
     // Crews that abandoned their guns observe nothing from them.
-    const SeatMask owner = mask_of(g);
-    o.observer_for = g.has(Status::kAbandoned) ? 0 : owner;
-    add(std::move(o), {PieceKind::kGun, i}, g.facing_deg, owner);
+    add(std::move(o), {PieceKind::kGun, i}, g.facing_deg, owner_of(g), !g.has(Status::kAbandoned));
   }
   for (std::size_t i = 0; i < state.leaders.size(); ++i) {
     const Leader& l = state.leaders[i];
@@ -108,9 +107,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kLeader;
     o.bases = {footprint(l)};
-    const SeatMask owner = mask_of(l);
-    o.observer_for = owner;
-    add(std::move(o), {PieceKind::kLeader, i}, l.facing_deg, owner);
+    add(std::move(o), {PieceKind::kLeader, i}, l.facing_deg, owner_of(l));
   }
   for (std::size_t i = 0; i < state.messengers.size(); ++i) {
     const Messenger& m = state.messengers[i];
@@ -119,9 +116,8 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.kind = SceneKind::kMessenger;
     o.bases = {footprint(m)};
     const std::string seat = seat_of(state, m);  // its sender's: the sender looked up once
-    const SeatMask owner = mask_where([&](std::string_view id) { return id == seat; });
-    o.observer_for = owner;
-    add(std::move(o), {PieceKind::kMessenger, i}, m.facing_deg, owner);
+    add(std::move(o), {PieceKind::kMessenger, i}, m.facing_deg,
+        owner_where([&](std::string_view id) { return id == seat; }));
   }
   for (std::size_t i = 0; i < state.brigades.size(); ++i) {
     const Brigade& b = state.brigades[i];
@@ -130,9 +126,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kMarker;
     o.bases = {horse_holder_footprint(b)};
-    const SeatMask owner = mask_of(b);
-    o.observer_for = owner;
-    add(std::move(o), {PieceKind::kHorseHolders, i}, b.facing_deg, owner);
+    add(std::move(o), {PieceKind::kHorseHolders, i}, b.facing_deg, owner_of(b));
   }
   return out;
 }

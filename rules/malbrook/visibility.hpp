@@ -3,6 +3,7 @@
 // the Scene a GameState makes.
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <utility>
@@ -42,10 +43,12 @@ struct MalbrookScene {
   // facings[i]: the facing scene.objects[i] was placed on the terrain with
   // (its elevation and cover edge are judged on the envelope at that facing).
   std::vector<double> facings;
-  // owners[i]: the bit of the seat that commands scene.objects[i] (seats.hpp,
-  // commands), 0 when no seat of the first 64 does. Unlike observer_for it
-  // is kept for a gun its crew abandoned: the piece is still that seat's.
-  std::vector<SeatMask> owners;
+  // owners[i]: the index in the scene's seats of the seat that commands
+  // scene.objects[i] (seats.hpp, commands; the first such seat), kNoOwner
+  // when none does. Unlike observer_for it is kept for a gun its crew
+  // abandoned: the piece is still that seat's.
+  std::vector<std::uint32_t> owners;
+  static constexpr std::uint32_t kNoOwner = ~std::uint32_t{0};
 
   friend bool operator==(const MalbrookScene&, const MalbrookScene&) = default;
 };

@@ -177,7 +177,7 @@ TEST(AbandonedGunView, StillItsSeatsOwnThoughItObservesNothing) {
   EXPECT_EQ(scene.scene.objects[i].observer_for, 0u);
   const auto left = std::find_if(seats.begin(), seats.end(), [](const Seat& x) { return x.id == "fr/left"; });
   ASSERT_NE(left, seats.end());
-  EXPECT_EQ(scene.owners[i], SeatMask{1} << (left - seats.begin()));
+  EXPECT_EQ(scene.owners[i], static_cast<std::uint32_t>(left - seats.begin()));
 
   for (const ViewSettings& settings : {ViewSettings{}, wing_only()}) {
     const View left_view = view_for(s, "fr/left", settings);
