@@ -5,6 +5,12 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <string>
+
+#if GALLOPER_TCMALLOC
+#include <gperftools/malloc_extension_c.h>
+#include <gperftools/tcmalloc.h>
+#endif
 
 #include "codec/scenario_codec.hpp"
 #include "server/src/server.hpp"
@@ -14,6 +20,25 @@
 namespace {
 
 using galloper::server::ServerConfig;
+
+// The malloc this binary runs on (CMake's GALLOPER_TCMALLOC), as `version`
+// and the server's first log line name it. tcmalloc counts the bytes it has
+// handed out; by now the command line alone holds kilobytes, so none means
+// the library was linked but glibc's malloc answers, and that is said too.
+std::string allocator_in_use() {
+#if GALLOPER_TCMALLOC
+  std::size_t bytes = 0;
+  const bool serving = MallocExtension_GetNumericProperty("generic.current_allocated_bytes", &bytes) != 0 && bytes > 0;
+  int major = 0;
+  int minor = 0;
+  const char* patch = "";
+  tc_version(&major, &minor, &patch);
+  return "tcmalloc " + std::to_string(major) + "." + std::to_string(minor) + patch +
+         (serving ? "" : " (linked, but glibc's malloc answers)");
+#else
+  return "glibc malloc";
+#endif
+}
 
 // "host:port", "[v6]:port" or ":port".
 bool parse_listen(const std::string& text, ServerConfig& cfg, std::string& why) {
@@ -106,7 +131,7 @@ int main(int argc, char** argv) {
                   "Tests only: deadlines follow POST /debug/clock?advance_seconds=N instead of the real time");
   serve->add_option("--ready-file", cfg.ready_file, "Write the bound port to this file once listening (for scripts)");
 
-  auto* version = app.add_subcommand("version", "Print the server and protocol versions");
+  auto* version = app.add_subcommand("version", "Print the server and protocol versions and the allocator");
 
   auto* scenario = app.add_subcommand("scenario", "Work with scenario files");
   scenario->require_subcommand(1);
@@ -193,7 +218,8 @@ int main(int argc, char** argv) {
 
   if (*version) {
     std::cout << "galloper " << galloper::server::kServerVersion << " (protocol " << galloper::server::kProtocolMajor
-              << "." << galloper::server::kProtocolMinor << ")\n";
+              << "." << galloper::server::kProtocolMinor << ")\n"
+              << "allocator: " << allocator_in_use() << "\n";
     return 0;
   }
   if (*check) return check_scenario_file(scenario_file);
@@ -207,6 +233,7 @@ int main(int argc, char** argv) {
     cfg.handshake_timeout = std::chrono::seconds(handshake_timeout_s);
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
     spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
+    spdlog::info("allocator: {}", allocator_in_use());
     return galloper::server::run_server(cfg);
   }
   return 0;

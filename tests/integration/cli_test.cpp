@@ -58,6 +58,14 @@ TEST(Cli, VersionAndHelp) {
   EXPECT_EQ(v.status, 0);
   EXPECT_NE(v.out.find("galloper "), std::string::npos);
   EXPECT_NE(v.out.find("protocol 1."), std::string::npos);
+  // The build's allocator, and that it is the one answering malloc (a
+  // library linked after libc, or dropped by --as-needed, would not be).
+#if GALLOPER_EXPECT_TCMALLOC
+  EXPECT_NE(v.out.find("allocator: tcmalloc "), std::string::npos) << v.out;
+  EXPECT_EQ(v.out.find("glibc"), std::string::npos) << v.out;
+#else
+  EXPECT_NE(v.out.find("allocator: glibc malloc"), std::string::npos) << v.out;
+#endif
   for (const char* sub : {"--help", "serve --help", "scenario --help", "scenario check --help", "version --help"}) {
     auto h = run(sub);
     EXPECT_EQ(h.status, 0) << sub;
