@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "rules/core/geometry.hpp"
@@ -17,8 +18,12 @@ namespace {
 
 // Where the pieces that count as enemy for a leader's move stand (brigades
 // on the table, guns with crews), worked out once for every question asked
-// of one state: the command decisions of every leader, one leader's moves,
-// the messengers' rides. Only leaders and messengers move while it is used.
+// of one state: the command decisions of every leader, the checks of their
+// answers (CommandChecks), every leader's moves as the phase is carried out,
+// the messengers' rides. Only leaders and messengers move while it is used,
+// and no command action changes a brigade's or gun's footprint or whether it
+// is on the table (steady and inspire change DPs and markers), so the
+// outlines of a state hold for the states its command actions make.
 class EnemyOutlines {
  public:
   explicit EnemyOutlines(const GameState& s) : s_(s) {}
@@ -310,10 +315,11 @@ struct Run {
 };
 
 // The leader's actions in order, on `s`. Stops at the first illegal action.
-Verdict run_actions(GameState& s, const std::string& leader_id, const std::vector<OrderStep>& steps, const Run& run) {
+// `enemies`: the outlines of `s`, or of the state its command actions started from.
+Verdict run_actions(GameState& s, const std::string& leader_id, const std::vector<OrderStep>& steps, const Run& run,
+                    EnemyOutlines& enemies) {
   Leader* L = find_leader_mut(s, leader_id);
   if (L == nullptr) return reject("unknown_leader", "No leader " + leader_id + ".");
-  EnemyOutlines enemies(s);
   const int allowed = command_actions(*L);
   const int used = count_actions(steps);
   if (used > allowed) {
@@ -591,12 +597,34 @@ std::vector<Decision> command_pending(const GameState& s) {
   return out;
 }
 
-Verdict command_check(const GameState& s, const Answer& a) {
+namespace {
+
+Verdict check_with(const GameState& s, EnemyOutlines& enemies, const Answer& a) {
   if (auto ok = answer_shape(a); !ok) return ok;
   const std::string id = leader_of_decision(a.decision_id);
   GameState scratch = s;
   Run run;  // checking only
-  return run_actions(scratch, id, a.steps, run);
+  return run_actions(scratch, id, a.steps, run, enemies);
+}
+
+}  // namespace
+
+Verdict command_check(const GameState& s, const Answer& a) {
+  EnemyOutlines enemies(s);
+  return check_with(s, enemies, a);
+}
+
+struct CommandChecks::Impl {
+  explicit Impl(const GameState& s) : enemies(s) {}
+  EnemyOutlines enemies;
+};
+
+CommandChecks::CommandChecks(const GameState& state) : state_(state) {}
+CommandChecks::~CommandChecks() = default;
+
+Verdict CommandChecks::check(const Answer& answer) const {
+  if (!impl_) impl_ = std::make_unique<Impl>(state_);
+  return check_with(state_, impl_->enemies, answer);
 }
 
 void apply_command_actions(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events) {
@@ -614,6 +642,7 @@ void apply_command_actions(GameState& s, const std::vector<Answer>& answers, std
   run.apply = true;
   run.listeners = &listeners;
   run.events = &events;
+  EnemyOutlines enemies(s);  // one for every leader: their actions move no brigade or gun
   for (const auto& army : acting_armies(s)) {
     for (std::size_t li : leaders_right_to_left(s, army)) {
       const std::string id = s.leaders[li].id;
@@ -621,7 +650,7 @@ void apply_command_actions(GameState& s, const std::vector<Answer>& answers, std
       if (it == by_leader.end() || it->second->steps.empty()) continue;
       // A step made impossible by another leader's actions leaves this
       // leader's earlier steps in place and stops there.
-      if (auto ok = run_actions(s, id, it->second->steps, run); !ok) {
+      if (auto ok = run_actions(s, id, it->second->steps, run, enemies); !ok) {
         const Leader* l = s.find_leader(id);
         Event e;
         e.kind = "action_failed";

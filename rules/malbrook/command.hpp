@@ -22,6 +22,7 @@
 // Marshal to a wing's Lieutenant General; has_objective/to and feature give
 // the objective), or order="reassign" with unit (brigade, gun or command id),
 // wing and command (the destination).
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -65,6 +66,23 @@ std::vector<Decision> command_pending(const GameState& state);
 // The leader's actions checked in order against the current state (the seat
 // and decision id are the engine's). Never changes the state.
 Verdict command_check(const GameState& state, const Answer& answer);
+// command_check for many answers to one state: where the enemy stands (for
+// each leader's move allowance) is worked out on the first and kept. A
+// cache: the verdicts are command_check's. `state` must outlive it and not
+// change.
+class CommandChecks {
+ public:
+  explicit CommandChecks(const GameState& state);
+  ~CommandChecks();
+  CommandChecks(const CommandChecks&) = delete;
+  CommandChecks& operator=(const CommandChecks&) = delete;
+  Verdict check(const Answer& answer) const;
+
+ private:
+  struct Impl;
+  const GameState& state_;
+  mutable std::unique_ptr<Impl> impl_;
+};
 // Carries out every acting leader's actions, side by side in the order of
 // acting_armies(), each side's leaders right to left. An action that the
 // actions of a leader resolved earlier made impossible is skipped with an

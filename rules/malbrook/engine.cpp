@@ -32,7 +32,7 @@ std::string army_name(const GameState& s, std::string_view id) {
 }
 
 Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a,
-                      const MoveChecks* moves = nullptr) {
+                      const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr) {
   const Decision* d = find_decision(ds, a.decision_id);
   if (d == nullptr) {
     return reject("unknown_decision", "Nothing called \"" + a.decision_id + "\" is pending now (turn " +
@@ -44,7 +44,7 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
   switch (s.phase) {
     case Phase::kInitiative: return initiative_check(s, a);
     case Phase::kCommand:
-      if (s.command_stage == CommandStage::kActions) return command_check(s, a);
+      if (s.command_stage == CommandStage::kActions) return commands != nullptr ? commands->check(a) : command_check(s, a);
       break;
     case Phase::kMovement:
       if (a.decision_id.rfind(kRetirePrefix, 0) == 0) break;  // after_combat.hpp: options
@@ -235,9 +235,9 @@ Verdict check(const GameState& state, const Answer& answer) {
 }
 
 Verdict check(const GameState& state, const std::vector<Decision>& owed, const Answer& answer,
-              const MoveChecks* moves) {
+              const MoveChecks* moves, const CommandChecks* commands) {
   if (finished(state)) return reject("game_over", "The game is over.");
-  return check_against(state, owed, answer, moves);
+  return check_against(state, owed, answer, moves, commands);
 }
 
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice) {

@@ -16,6 +16,7 @@
 #include "rules/core/decision.hpp"
 #include "rules/core/dice.hpp"
 #include "rules/core/result.hpp"
+#include "rules/malbrook/command.hpp"
 #include "rules/malbrook/movement.hpp"
 #include "rules/malbrook/state.hpp"
 
@@ -31,9 +32,10 @@ std::vector<Decision> pending(const GameState& state);
 // The seat, the decision id and the answer's legality. Never changes the state.
 Verdict check(const GameState& state, const Answer& answer);
 // The same, given pending(state) (a caller that keeps it saves the work), and
-// optionally a MoveChecks of the same state (movement.hpp) for many answers.
+// optionally a MoveChecks and a CommandChecks of the same state (movement.hpp,
+// command.hpp) for many answers.
 Verdict check(const GameState& state, const std::vector<Decision>& pending, const Answer& answer,
-              const MoveChecks* moves = nullptr);
+              const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr);
 // Rejects the whole step (nothing changes) if any answer is illegal, answers
 // a decision twice or not at all, or answers one that is not pending.
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice);

@@ -30,6 +30,12 @@ const MoveChecks* MalbrookGame::move_checks() const {
   return move_checks_.get();
 }
 
+const CommandChecks* MalbrookGame::command_checks() const {
+  if (state_.phase != Phase::kCommand) return nullptr;
+  if (!command_checks_) command_checks_ = std::make_unique<CommandChecks>(state_);
+  return command_checks_.get();
+}
+
 std::string_view MalbrookGame::ruleset() const { return kRulesetName; }
 
 std::string MalbrookGame::phase() const { return std::string(to_string(state_.phase)); }
@@ -64,7 +70,7 @@ std::unique_ptr<Game> MalbrookGame::with_options(const GameOptions& options) con
 std::vector<Decision> MalbrookGame::pending() const { return owed(); }
 
 Verdict MalbrookGame::check(const Answer& answer) const {
-  auto verdict = malbrook::check(state_, owed(), answer, move_checks());
+  auto verdict = malbrook::check(state_, owed(), answer, move_checks(), command_checks());
   if (verdict) accepted_.insert_or_assign(answer.decision_id, answer);
   return verdict;
 }

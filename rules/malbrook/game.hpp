@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rules/core/game.hpp"
+#include "rules/malbrook/command.hpp"
 #include "rules/malbrook/movement.hpp"
 #include "rules/malbrook/scenario.hpp"
 #include "rules/malbrook/state.hpp"
@@ -67,6 +68,7 @@ class MalbrookGame final : public Game {
   const SightTable& sight(SightGrain grain) const;
   const std::vector<Decision>& owed() const;
   const MoveChecks* move_checks() const;  // in the movement phase
+  const CommandChecks* command_checks() const;  // in the command phase
 
   GameState state_;
   // pending(state_), worked out once: the room asks for it, then checks
@@ -92,6 +94,8 @@ class MalbrookGame final : public Game {
   // What checking this state's movement orders shares, built for the first
   // (movement.hpp). Points into state_, which never changes.
   mutable std::unique_ptr<MoveChecks> move_checks_;
+  // The same for its leaders' command actions (command.hpp).
+  mutable std::unique_ptr<CommandChecks> command_checks_;
 };
 
 // A game in the initial state of a scenario that passed check_scenario().
