@@ -165,11 +165,6 @@ bool gun_in_combat(const GameState& s, FireContext& ctx, const Gun& g) {
   return false;
 }
 
-bool gun_in_combat(const GameState& s, const Gun& g) {
-  FireContext ctx(s, FirePhase::kBombardment);
-  return gun_in_combat(s, ctx, g);
-}
-
 // Enemy units (brigades, crewed guns) any part of which is in the gun's arc
 // within [min, max] inches: the candidates before sight and friends.
 std::vector<FireTarget> enemies_in_arc(const GameState& s, FireContext& ctx, const Gun& g, double min, double max) {
@@ -685,8 +680,11 @@ void abandon_gun(GameState& s, Gun& g, bool crew_killed, std::vector<Event>& eve
 }
 
 void abandon_guns_in_combat(GameState& s, std::vector<Event>& events) {
+  // One context for every gun: abandoning a gun changes its status and its
+  // crew's refuge, never a footprint, so the bodies it keeps hold throughout.
+  FireContext ctx(s, FirePhase::kBombardment);
   for (auto& g : s.guns) {
-    if (gun_crewed(g) && gun_in_combat(s, g)) abandon_gun(s, g, false, events);
+    if (gun_crewed(g) && gun_in_combat(s, ctx, g)) abandon_gun(s, g, false, events);
   }
 }
 

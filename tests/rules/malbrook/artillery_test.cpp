@@ -593,6 +593,22 @@ TEST(GunsInCombat, CrewSeekRefugeWithTheNearestFriend) {
   EXPECT_EQ(s.guns[0].crew_with, "fr_b1");
 }
 
+// Every gun of either side is judged in one pass: each one in combat is
+// abandoned, and none other, whichever gun before it was abandoned.
+TEST(GunsInCombat, EveryGunInCombatOfEitherSideIsAbandonedAndNoOther) {
+  GameState s = gun_state(0.5);                                         // fr_g1: al_b1 0.5" in front
+  s.guns.push_back(make_gun("fr_g2", "fr", "left", "c1", {66, 39.5}, 0));  // al_b2 0.5" in front
+  s.guns.push_back(make_gun("fr_g3", "fr", "left", "c1", {50, 10}, 0));    // nobody near
+  s.guns.push_back(make_gun("al_g1", "al", "right", "c3", {10, 10.5}, 180));  // 0.5" in front of fr_b1
+  std::vector<Event> ev;
+  abandon_guns_in_combat(s, ev);
+  EXPECT_TRUE(gun(s, "fr_g1").has(Status::kAbandoned));
+  EXPECT_TRUE(gun(s, "fr_g2").has(Status::kAbandoned));
+  EXPECT_FALSE(gun(s, "fr_g3").has(Status::kAbandoned));
+  EXPECT_TRUE(gun(s, "al_g1").has(Status::kAbandoned));
+  EXPECT_EQ(ev.size(), 3u);
+}
+
 TEST(GunsInCombat, NotInCombatNotAbandoned) {
   GameState s = gun_state(1.5);
   std::vector<Event> ev;
