@@ -44,7 +44,9 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
   switch (s.phase) {
     case Phase::kInitiative: return initiative_check(s, a);
     case Phase::kCommand:
-      if (s.command_stage == CommandStage::kActions) return commands != nullptr ? commands->check(a) : command_check(s, a);
+      if (s.command_stage == CommandStage::kActions) {
+        return commands != nullptr ? commands->check(a) : command_check(s, a);
+      }
       break;
     case Phase::kMovement:
       if (a.decision_id.rfind(kRetirePrefix, 0) == 0) break;  // after_combat.hpp: options
