@@ -514,6 +514,15 @@ Verdict answer_shape(const Answer& a) {
   return Ok{};
 }
 
+// command_check with the enemy's outlines of `s` (built once by its caller).
+Verdict check_with(const GameState& s, EnemyOutlines& enemies, const Answer& a) {
+  if (auto ok = answer_shape(a); !ok) return ok;
+  const std::string id = leader_of_decision(a.decision_id);
+  GameState scratch = s;
+  Run run;  // checking only
+  return run_actions(scratch, id, a.steps, run, enemies);
+}
+
 }  // namespace
 
 int command_actions(const Leader& l) {
@@ -596,18 +605,6 @@ std::vector<Decision> command_pending(const GameState& s) {
   }
   return out;
 }
-
-namespace {
-
-Verdict check_with(const GameState& s, EnemyOutlines& enemies, const Answer& a) {
-  if (auto ok = answer_shape(a); !ok) return ok;
-  const std::string id = leader_of_decision(a.decision_id);
-  GameState scratch = s;
-  Run run;  // checking only
-  return run_actions(scratch, id, a.steps, run, enemies);
-}
-
-}  // namespace
 
 Verdict command_check(const GameState& s, const Answer& a) {
   EnemyOutlines enemies(s);
