@@ -468,6 +468,40 @@ bool conforms_in_line(const Brigade& b) {
   return b.control == ControlResult::kConforming && !b.conform_behind && !b.conform_to.empty();
 }
 
+// Whether any charge path may reach `target` (false only when none can).
+// Every translation that brings the charger onto the target is some target
+// point less some charger point; in the charger's frame those lie in the box
+// [target's least along - charger's front, target's most along - charger's
+// rear] x [the same laterally]. A charge moves its whole distance d within
+// kChargeDeviation of its facing: along between d cos(dev) and d, at most
+// d sin(dev) sideways -- so never back, never more than `max_distance` on,
+// never wider than tan(dev) of its way forward. A box missing that cone by
+// more than kEps (far above first_contact's tolerances) is reached by no
+// direction the sweep would try.
+bool may_reach(const OrientedRect& charger, const Polygon& target, double max_distance) {
+  if (target.points.empty()) return false;
+  const Vec2 fwd = charger.forward();
+  const Vec2 right = charger.right();
+  double along_lo = kInf, along_hi = -kInf, side_lo = kInf, side_hi = -kInf;
+  for (const Vec2 p : target.points) {
+    const Vec2 d = p - charger.center;
+    const double a = dot(d, fwd);
+    const double l = dot(d, right);
+    along_lo = std::min(along_lo, a);
+    along_hi = std::max(along_hi, a);
+    side_lo = std::min(side_lo, l);
+    side_hi = std::max(side_hi, l);
+  }
+  // Less the charger's own extent (its centre is the frame's origin).
+  along_lo -= charger.depth / 2;
+  along_hi += charger.depth / 2;
+  side_lo -= charger.width / 2;
+  side_hi += charger.width / 2;
+  if (along_hi < -kEps || along_lo > max_distance + kEps) return false;
+  const double reach = std::max(along_hi, 0.0) * std::tan(deg_to_rad(kChargeDeviation)) + kEps;
+  return side_lo <= reach && side_hi >= -reach;
+}
+
 }  // namespace
 
 bool may_charge(const GameState& s, const Brigade& b) {
@@ -535,9 +569,11 @@ bool must_charge_again(const GameState&, const Brigade& b) {
 //    further than T + 1e-6 - n * 1e-9 after n more directions, and at that
 //    direction (n <= 181) both would be replaced by T all the same; from
 //    there on every direction is weighed as the sweep weighs it.
+// A target no direction can reach (may_reach) is refused before any of that.
 // So the answer is exactly the full sweep's (the ChargePath test in
 // tests/rules/malbrook/charge_test.cpp compares them), at a few first_contacts.
 std::optional<ChargePath> charge_path(const OrientedRect& charger, const Polygon& target, double max_distance) {
+  if (!may_reach(charger, target, max_distance)) return std::nullopt;
   const Polygon poly = charger.polygon();
   const ContactBound bound(poly, target);
   const int steps = static_cast<int>(std::lround(kChargeDeviation / kPathStep));

@@ -547,7 +547,9 @@ TEST(ChargeFlow, CavalryThatMovedMayChargeAndTakeFatigueDpsFromTheChargeDice) {
 namespace galloper::rules::malbrook {
 namespace {
 
-// charge_path skips directions whose contact, by a cheap lower bound
+// charge_path skips targets no direction can reach (the box of the
+// translations onto them lies behind, beyond the reach or outside the 22.5
+// degree cone: may_reach) and directions whose contact, by a cheap lower bound
 // (ContactBound), cannot be within reach or cannot beat the best found so far
 // (charge.cpp). Against every direction tried with first_contact, as the
 // straightforward sweep does: the same path (deviation, direction, contact)
