@@ -1,16 +1,40 @@
 #include "rules/core/view_update.hpp"
 
+#include <cassert>
 #include <utility>
 
 namespace galloper::rules {
 
 // A field added to UnitView or TerrainView must be cleared below too: a
 // scratch left holding one unit's value would show it on the next unit
-// built. These sizes are the reminder (64-bit libstdc++).
+// built. A field added to UnitView is also one more for every describer to
+// give (kUnitViewFields; UnitMatch::same() could not see it otherwise).
+// These sizes are the reminder (64-bit libstdc++).
 static_assert(sizeof(void*) != 8 || sizeof(UnitView) == 424,
               "UnitView changed: clear the new field in clear_keeping_buffers(UnitView&)");
 static_assert(sizeof(void*) != 8 || sizeof(TerrainView) == 120,
               "TerrainView changed: clear the new field in clear_keeping_buffers(TerrainView&)");
+
+void UnitFill::bases(std::span<const OrientedRect> rects) {
+  u_.bases.reserve(rects.size());
+  for (const auto& r : rects) u_.bases.push_back(RectView{r.center, r.width, r.depth, r.facing_deg});
+  ++given_;
+}
+
+void UnitMatch::bases(std::span<const OrientedRect> rects) {
+  ++given_;
+  if (!same_ || held_.bases.size() != rects.size()) {
+    same_ = false;
+    return;
+  }
+  for (std::size_t i = 0; i < rects.size(); ++i) {
+    const OrientedRect& r = rects[i];
+    if (!(held_.bases[i] == RectView{r.center, r.width, r.depth, r.facing_deg})) {
+      same_ = false;
+      return;
+    }
+  }
+}
 
 void clear_keeping_buffers(UnitView& u) {
   u.id.clear();
@@ -103,24 +127,42 @@ void ViewRefresh::expect_units(std::size_t n) {
   if (held_count_ == 0) held_.units.reserve(n);
 }
 
+const UnitView* ViewRefresh::unplaced_held(std::string_view id) {
+  const std::size_t k = find_held(id);
+  return k < held_count_ && !matched_[k] ? &held_.units[k] : nullptr;
+}
+
+void ViewRefresh::take_held(std::size_t k) {
+  matched_[k] = 1;
+  next_ = k + 1;
+  in_place_ = in_place_ && k == plan_.size();
+  plan_.push_back(static_cast<std::int64_t>(k));
+}
+
+void ViewRefresh::keep_held(const UnitView* held) {
+  const auto k = static_cast<std::size_t>(held - held_.units.data());
+  take_held(k);
+  if (k + 1 <= kept_after_) update_.whole = true;  // kept units in another order
+  kept_after_ = k + 1;
+}
+
+void ViewRefresh::check_given([[maybe_unused]] int given) {
+  assert(given == kUnitViewFields && "a unit describer gives every field of UnitView once");
+}
+
 void ViewRefresh::place_unit() {
   const std::size_t place = plan_.size();
   const std::size_t k = find_held(unit_scratch_.id);
   if (k < held_count_) {
     if (matched_[k]) {
       update_.whole = true;  // an id twice: no change can say that
+    } else if (held_.units[k] == unit_scratch_) {
+      keep_held(&held_.units[k]);
+      return;
     } else {
-      matched_[k] = 1;
-      next_ = k + 1;
-      in_place_ = in_place_ && k == place;
-      plan_.push_back(static_cast<std::int64_t>(k));
-      if (held_.units[k] == unit_scratch_) {
-        if (k + 1 <= kept_after_) update_.whole = true;  // kept units in another order
-        kept_after_ = k + 1;
-      } else {
-        update_.changed.push_back(static_cast<std::uint32_t>(place));
-        std::swap(held_.units[k], unit_scratch_);  // the scratch takes the old one's buffers
-      }
+      take_held(k);
+      update_.changed.push_back(static_cast<std::uint32_t>(place));
+      std::swap(held_.units[k], unit_scratch_);  // the scratch takes the old one's buffers
       return;
     }
   }

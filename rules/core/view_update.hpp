@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "rules/core/game.hpp"
+#include "rules/core/geometry.hpp"
 
 namespace galloper::rules {
 
@@ -34,10 +35,69 @@ struct ViewUpdate {
 void clear_keeping_buffers(UnitView& u);
 void clear_keeping_buffers(TerrainView& t);
 
+// A unit's view described once by the ruleset and run either way: a
+// describer is a template over its output `u` and calls u.text / u.value /
+// u.bases once for every field of UnitView but the status list, defaults
+// included and whatever the branch, and u.status for each entry of that
+// list in order. UnitFill writes the fields into a cleared UnitView;
+// UnitMatch compares them with a unit already held, without building
+// anything, so that same() is exactly "the unit built would equal it".
+inline constexpr int kUnitViewFields = 18;  // every field but `status`
+
+class UnitFill {
+ public:
+  explicit UnitFill(UnitView& u) : u_(u) {}
+  void text(std::string UnitView::*field, std::string_view v) {
+    u_.*field = v;
+    ++given_;
+  }
+  template <class T>
+  void value(T UnitView::*field, std::type_identity_t<T> v) {
+    u_.*field = v;
+    ++given_;
+  }
+  void bases(std::span<const OrientedRect> rects);
+  void status(std::string_view entry) { u_.status.emplace_back(entry); }
+  int given() const { return given_; }
+
+ private:
+  UnitView& u_;
+  int given_ = 0;
+};
+
+class UnitMatch {
+ public:
+  explicit UnitMatch(const UnitView& held) : held_(held) {}
+  void text(std::string UnitView::*field, std::string_view v) {
+    same_ = same_ && held_.*field == v;
+    ++given_;
+  }
+  template <class T>
+  void value(T UnitView::*field, std::type_identity_t<T> v) {
+    same_ = same_ && held_.*field == v;
+    ++given_;
+  }
+  void bases(std::span<const OrientedRect> rects);
+  void status(std::string_view entry) {
+    same_ = same_ && status_at_ < held_.status.size() && held_.status[status_at_] == entry;
+    ++status_at_;
+  }
+  int given() const { return given_; }
+  // Every field matched and the held status list has no more entries.
+  bool same() const { return same_ && status_at_ == held_.status.size(); }
+
+ private:
+  const UnitView& held_;
+  bool same_ = true;
+  int given_ = 0;
+  std::size_t status_at_ = 0;
+};
+
 // Rebuilds `held`'s terrain and units in order. For each, fill next_*() (a
-// cleared scratch) and call place_*(); then finish(). The header fields are
-// the caller's to assign. Afterwards `held` is exactly the view built, and
-// `update` says how it differs from what `held` was.
+// cleared scratch) and call place_*(), or for a unit give_unit(); then
+// finish(). The header fields are the caller's to assign. Afterwards `held`
+// is exactly the view built, and `update` says how it differs from what
+// `held` was.
 class ViewRefresh {
  public:
   ViewRefresh(View& held, ViewUpdate& update);
@@ -50,10 +110,37 @@ class ViewRefresh {
   void expect_units(std::size_t n);
   UnitView& next_unit();
   void place_unit();
+  // The unit `describe` gives (describe(u) with a UnitFill or a UnitMatch,
+  // as above), with id `id`: kept where it is held when the held unit of
+  // that id matches it -- most units, most steps: nothing is built -- else
+  // built into the scratch and placed as place_unit places it.
+  template <class Describe>
+  void give_unit(std::string_view id, const Describe& describe) {
+    if (const UnitView* held = unplaced_held(id)) {
+      UnitMatch match(*held);
+      describe(match);
+      check_given(match.given());
+      if (match.same()) {
+        keep_held(held);
+        return;
+      }
+    }
+    UnitFill fill(next_unit());
+    describe(fill);
+    check_given(fill.given());
+    place_unit();
+  }
   void finish();
 
  private:
   std::size_t find_held(std::string_view id);
+  // The held unit of this id not yet placed, if any.
+  const UnitView* unplaced_held(std::string_view id);
+  // `held` (from unplaced_held) is the unit at the next place, unchanged.
+  void keep_held(const UnitView* held);
+  // The next place is held unit k's.
+  void take_held(std::size_t k);
+  static void check_given(int given);
 
   View& held_;
   ViewUpdate& update_;

@@ -10,8 +10,6 @@ namespace galloper::rules::malbrook {
 
 namespace {
 
-RectView rect_view(const OrientedRect& r) { return {r.center, r.width, r.depth, r.facing_deg}; }
-
 // Markers a player at the table can see on any brigade or gun.
 constexpr std::uint32_t kVisibleMarkers =
     static_cast<std::uint32_t>(Status::kHalted) | static_cast<std::uint32_t>(Status::kInspired) |
@@ -22,12 +20,13 @@ constexpr std::uint32_t kVisibleMarkers =
     static_cast<std::uint32_t>(Status::kAbandoned) | static_cast<std::uint32_t>(Status::kDestroyed) |
     static_cast<std::uint32_t>(Status::kSurrendered);
 
-// Into `out`, empty (a UnitView being filled).
-void status_list(std::uint32_t bits, std::uint32_t shown, std::vector<std::string>& out) {
+// The status entries of `bits` that `shown` lets through, in bit order.
+template <class Out>
+void status_list(Out& u, std::uint32_t bits, std::uint32_t shown) {
   if ((bits & shown) == 0) return;  // most pieces, most steps
   for (std::uint32_t i = 0; i < kStatusCount; ++i) {
     const std::uint32_t b = 1u << i;
-    if ((bits & shown & b) != 0) out.emplace_back(to_string(static_cast<Status>(b)));
+    if ((bits & shown & b) != 0) u.status(to_string(static_cast<Status>(b)));
   }
 }
 
@@ -53,110 +52,140 @@ void terrain_view(TerrainView& t, const GameState& s, const Feature& f) {
   }
 }
 
-// Each fills `u`, a cleared UnitView (ViewRefresh's scratch, whose buffers
-// are reused). `bases`: the piece's footprint, as the sight table's scene
+// Each describes one piece's unit to `u`, a UnitFill or a UnitMatch
+// (view_update.hpp): every field of UnitView, in the same calls whichever
+// the branch. `bases`: the piece's footprint, as the sight table's scene
 // holds it.
-void brigade_view(UnitView& u, const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
-  u.id = b.id;
-  u.kind = UnitKind::kBrigade;
-  u.side = b.army;
-  u.knowledge = k;
-  u.troop_type = to_string(b.type);
-  u.formation = to_string(b.formation);
-  u.bases.reserve(bases.size());
-  for (const auto& r : bases) u.bases.push_back(rect_view(r));
-  u.base_count = b.bases;
-  u.dps = b.dps;
-  u.position = b.position;
-  u.facing_deg = b.facing_deg;
+template <class Out>
+void brigade_view(Out& u, const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
   const bool full = k != Knowledge::kSeen;
-  status_list(b.status, full ? ~0u : kVisibleMarkers, u.status);
-  if (full) {
-    u.name = b.name;
-    u.grade = to_string(b.grade);
-    u.command = b.command;
-    u.wing = b.wing;
-  }
+  u.text(&UnitView::id, b.id);
+  u.value(&UnitView::kind, UnitKind::kBrigade);
+  u.text(&UnitView::side, b.army);
+  u.value(&UnitView::knowledge, k);
+  u.value(&UnitView::position, b.position);
+  u.value(&UnitView::facing_deg, b.facing_deg);
+  u.value(&UnitView::dps, b.dps);
+  u.value(&UnitView::base_count, b.bases);
+  u.bases(bases);
+  u.text(&UnitView::troop_type, to_string(b.type));
+  u.text(&UnitView::formation, to_string(b.formation));
+  status_list(u, b.status, full ? ~0u : kVisibleMarkers);
+  u.text(&UnitView::name, full ? std::string_view(b.name) : "");
+  u.text(&UnitView::grade, full ? to_string(b.grade) : "");
+  u.text(&UnitView::command, full ? std::string_view(b.command) : "");
+  u.text(&UnitView::wing, full ? std::string_view(b.wing) : "");
+  u.value(&UnitView::last_seen_turn, 0);
+  u.text(&UnitView::rank, "");
+  u.text(&UnitView::attached_to, "");
 }
 
-void gun_view(UnitView& u, const Gun& g, const std::vector<OrientedRect>& bases, Knowledge k) {
-  u.id = g.id;
-  u.kind = UnitKind::kGun;
-  u.side = g.army;
-  u.knowledge = k;
-  u.troop_type = to_string(g.weight);
-  for (const auto& r : bases) u.bases.push_back(rect_view(r));
-  u.base_count = 1;
-  u.dps = g.dps;
-  u.position = g.position;
-  u.facing_deg = g.facing_deg;
+template <class Out>
+void gun_view(Out& u, const Gun& g, const std::vector<OrientedRect>& bases, Knowledge k) {
   const bool full = k != Knowledge::kSeen;
-  status_list(g.status, full ? ~0u : kVisibleMarkers, u.status);
-  if (g.limbered) u.status.emplace_back("limbered");
-  if (full) {
-    u.name = g.name;
-    u.command = g.command;
-    u.wing = g.wing;
-  }
+  u.text(&UnitView::id, g.id);
+  u.value(&UnitView::kind, UnitKind::kGun);
+  u.text(&UnitView::side, g.army);
+  u.value(&UnitView::knowledge, k);
+  u.value(&UnitView::position, g.position);
+  u.value(&UnitView::facing_deg, g.facing_deg);
+  u.value(&UnitView::dps, g.dps);
+  u.value(&UnitView::base_count, 1);
+  u.bases(bases);
+  u.text(&UnitView::troop_type, to_string(g.weight));
+  u.text(&UnitView::formation, "");
+  status_list(u, g.status, full ? ~0u : kVisibleMarkers);
+  if (g.limbered) u.status("limbered");
+  u.text(&UnitView::name, full ? std::string_view(g.name) : "");
+  u.text(&UnitView::grade, "");
+  u.text(&UnitView::command, full ? std::string_view(g.command) : "");
+  u.text(&UnitView::wing, full ? std::string_view(g.wing) : "");
+  u.value(&UnitView::last_seen_turn, 0);
+  u.text(&UnitView::rank, "");
+  u.text(&UnitView::attached_to, "");
 }
 
-void leader_view(UnitView& u, const Leader& l, const std::vector<OrientedRect>& bases, Knowledge k) {
-  u.id = l.id;
-  u.kind = UnitKind::kLeader;
-  u.side = l.army;
-  u.knowledge = k;
-  for (const auto& r : bases) u.bases.push_back(rect_view(r));
-  u.base_count = 1;
-  u.position = l.position;
-  u.facing_deg = l.facing_deg;
+template <class Out>
+void leader_view(Out& u, const Leader& l, const std::vector<OrientedRect>& bases, Knowledge k) {
+  const bool full = k != Knowledge::kSeen;
+  u.text(&UnitView::id, l.id);
+  u.value(&UnitView::kind, UnitKind::kLeader);
+  u.text(&UnitView::side, l.army);
+  u.value(&UnitView::knowledge, k);
+  u.value(&UnitView::position, l.position);
+  u.value(&UnitView::facing_deg, l.facing_deg);
+  u.value(&UnitView::dps, 0);
+  u.value(&UnitView::base_count, 1);
+  u.bases(bases);
+  u.text(&UnitView::troop_type, "");
+  u.text(&UnitView::formation, "");
+  if (full && l.wounds > 0) u.status("wounded");
+  u.text(&UnitView::name, full ? std::string_view(l.name) : "");
+  u.text(&UnitView::grade, "");
+  u.text(&UnitView::command, full ? std::string_view(l.command) : "");
+  u.text(&UnitView::wing, full ? std::string_view(l.wing) : "");
+  u.value(&UnitView::last_seen_turn, 0);
   // The rank shows in the figures on the stand; attachment on the table.
-  u.rank = to_string(l.rank);
-  u.attached_to = l.attached_to;
-  if (k != Knowledge::kSeen) {
-    u.name = l.name;
-    u.command = l.command;
-    u.wing = l.wing;
-    if (l.wounds > 0) u.status.emplace_back("wounded");
-  }
+  u.text(&UnitView::rank, to_string(l.rank));
+  u.text(&UnitView::attached_to, l.attached_to);
 }
 
 // "Messenger Marker -- a single mounted staff officer or rider". Whom it
 // carries a message to, and from whom, only its own side knows.
-void messenger_view(UnitView& u, const GameState& s, const Messenger& m, const std::vector<OrientedRect>& bases,
+template <class Out>
+void messenger_view(Out& u, const GameState& s, const Messenger& m, const std::vector<OrientedRect>& bases,
                     Knowledge k) {
-  u.id = m.id;
-  u.kind = UnitKind::kMessenger;
-  u.side = m.army;
-  u.knowledge = k;
-  u.troop_type = "messenger";
-  for (const auto& r : bases) u.bases.push_back(rect_view(r));
-  u.base_count = 1;
-  u.position = m.position;
-  u.facing_deg = m.facing_deg;
-  if (k != Knowledge::kSeen) {
+  const bool full = k != Knowledge::kSeen;
+  u.text(&UnitView::id, m.id);
+  u.value(&UnitView::kind, UnitKind::kMessenger);
+  u.text(&UnitView::side, m.army);
+  u.value(&UnitView::knowledge, k);
+  u.value(&UnitView::position, m.position);
+  u.value(&UnitView::facing_deg, m.facing_deg);
+  u.value(&UnitView::dps, 0);
+  u.value(&UnitView::base_count, 1);
+  u.bases(bases);
+  u.text(&UnitView::troop_type, "messenger");
+  u.text(&UnitView::formation, "");
+  std::string name;
+  if (full) {
     const Leader* from = s.find_leader(m.from);
     const Leader* to = s.find_leader(m.to);
-    u.name = "Messenger from " + (from != nullptr && !from->name.empty() ? from->name : m.from) + " to " +
-             (to != nullptr && !to->name.empty() ? to->name : m.to);
+    name = "Messenger from " + (from != nullptr && !from->name.empty() ? from->name : m.from) + " to " +
+           (to != nullptr && !to->name.empty() ? to->name : m.to);
   }
+  u.text(&UnitView::name, name);
+  u.text(&UnitView::grade, "");
+  u.text(&UnitView::command, "");
+  u.text(&UnitView::wing, "");
+  u.value(&UnitView::last_seen_turn, 0);
+  u.text(&UnitView::rank, "");
+  u.text(&UnitView::attached_to, "");
 }
 
 // "Horse-holder Marker ... to mark the location of the horses of dismounted dragoons".
-void horse_holder_view(UnitView& u, const Brigade& b, const std::vector<OrientedRect>& bases, Knowledge k) {
-  u.id = horse_holder_id(b);
-  u.kind = UnitKind::kMarker;
-  u.side = b.army;
-  u.knowledge = k;
-  u.troop_type = "horse-holders";
-  for (const auto& r : bases) u.bases.push_back(rect_view(r));
-  u.base_count = 1;
-  u.position = b.horse_holders.value_or(b.position);
-  u.facing_deg = b.facing_deg;
-  if (k != Knowledge::kSeen) {
-    u.name = "Horses of " + (b.name.empty() ? b.id : b.name);
-    u.command = b.command;
-    u.wing = b.wing;
-  }
+template <class Out>
+void horse_holder_view(Out& u, const Brigade& b, std::string_view id, const std::vector<OrientedRect>& bases,
+                       Knowledge k) {
+  const bool full = k != Knowledge::kSeen;
+  u.text(&UnitView::id, id);
+  u.value(&UnitView::kind, UnitKind::kMarker);
+  u.text(&UnitView::side, b.army);
+  u.value(&UnitView::knowledge, k);
+  u.value(&UnitView::position, b.horse_holders.value_or(b.position));
+  u.value(&UnitView::facing_deg, b.facing_deg);
+  u.value(&UnitView::dps, 0);
+  u.value(&UnitView::base_count, 1);
+  u.bases(bases);
+  u.text(&UnitView::troop_type, "horse-holders");
+  u.text(&UnitView::formation, "");
+  u.text(&UnitView::name, full ? "Horses of " + (b.name.empty() ? b.id : b.name) : std::string());
+  u.text(&UnitView::grade, "");
+  u.text(&UnitView::command, full ? std::string_view(b.command) : "");
+  u.text(&UnitView::wing, full ? std::string_view(b.wing) : "");
+  u.value(&UnitView::last_seen_turn, 0);
+  u.text(&UnitView::rank, "");
+  u.text(&UnitView::attached_to, "");
 }
 
 }  // namespace
@@ -258,18 +287,39 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
     refresh.place_terrain();
   }
   refresh.expect_units(sight.scene.refs.size());  // at most every piece
+  // Each unit is compared with the one the view holds before it is built
+  // (ViewRefresh::give_unit): most are unchanged, and are not built at all.
   for_each_shown(s, sight, seat_id, settings, [&](std::size_t i, Knowledge k) {
     const PieceRef ref = sight.scene.refs[i];
     const auto& bases = sight.scene.scene.objects[i].bases;
-    UnitView& u = refresh.next_unit();
     switch (ref.kind) {
-      case PieceKind::kBrigade: brigade_view(u, s.brigades[ref.index], bases, k); break;
-      case PieceKind::kGun: gun_view(u, s.guns[ref.index], bases, k); break;
-      case PieceKind::kLeader: leader_view(u, s.leaders[ref.index], bases, k); break;
-      case PieceKind::kMessenger: messenger_view(u, s, s.messengers[ref.index], bases, k); break;
-      case PieceKind::kHorseHolders: horse_holder_view(u, s.brigades[ref.index], bases, k); break;
+      case PieceKind::kBrigade: {
+        const Brigade& b = s.brigades[ref.index];
+        refresh.give_unit(b.id, [&](auto& u) { brigade_view(u, b, bases, k); });
+        break;
+      }
+      case PieceKind::kGun: {
+        const Gun& g = s.guns[ref.index];
+        refresh.give_unit(g.id, [&](auto& u) { gun_view(u, g, bases, k); });
+        break;
+      }
+      case PieceKind::kLeader: {
+        const Leader& l = s.leaders[ref.index];
+        refresh.give_unit(l.id, [&](auto& u) { leader_view(u, l, bases, k); });
+        break;
+      }
+      case PieceKind::kMessenger: {
+        const Messenger& m = s.messengers[ref.index];
+        refresh.give_unit(m.id, [&](auto& u) { messenger_view(u, s, m, bases, k); });
+        break;
+      }
+      case PieceKind::kHorseHolders: {
+        const Brigade& b = s.brigades[ref.index];
+        const std::string id = horse_holder_id(b);
+        refresh.give_unit(id, [&](auto& u) { horse_holder_view(u, b, id, bases, k); });
+        break;
+      }
     }
-    refresh.place_unit();
   });
   refresh.finish();
 }

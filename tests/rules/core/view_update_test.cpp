@@ -4,6 +4,8 @@
 // the terrain changed, and when the view must go whole.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -162,6 +164,105 @@ TEST(ViewUpdate, ARefreshRunByHandBuildsEachUnitIntoAScratchThatWasAnotherUnit) 
   EXPECT_EQ(u.changed, (std::vector<std::uint32_t>{0}));
   EXPECT_FALSE(u.terrain_changed);
   EXPECT_FALSE(u.whole);
+}
+
+// A describer as a ruleset writes one (ViewRefresh::give_unit): every field
+// of UnitView, defaults included, from a small "piece".
+struct Piece {
+  std::string id;
+  double x = 0;
+  std::uint32_t dps = 0;
+  std::vector<std::string> status;
+  std::string name;
+};
+
+template <class Out>
+void describe(Out& u, const Piece& p) {
+  u.text(&UnitView::id, p.id);
+  u.value(&UnitView::kind, UnitKind::kBrigade);
+  u.text(&UnitView::side, "fr");
+  u.value(&UnitView::knowledge, Knowledge::kOwn);
+  u.value(&UnitView::position, Vec2{p.x, 1});
+  u.value(&UnitView::facing_deg, 0);
+  u.value(&UnitView::dps, p.dps);
+  u.value(&UnitView::base_count, 1);
+  const OrientedRect base{{p.x, 1}, 4, 1, 0};
+  u.bases(std::span<const OrientedRect>(&base, 1));
+  u.text(&UnitView::troop_type, "foot");
+  u.text(&UnitView::formation, "");
+  for (const auto& st : p.status) u.status(st);
+  u.text(&UnitView::name, p.name);
+  u.text(&UnitView::grade, "");
+  u.text(&UnitView::command, "");
+  u.text(&UnitView::wing, "");
+  u.value(&UnitView::last_seen_turn, 0);
+  u.text(&UnitView::rank, "");
+  u.text(&UnitView::attached_to, "");
+}
+
+UnitView built(const Piece& p) {
+  UnitView u;
+  UnitFill fill(u);
+  describe(fill, p);
+  EXPECT_EQ(fill.given(), kUnitViewFields);
+  return u;
+}
+
+// The held view `held` refreshed to `pieces` by give_unit.
+ViewUpdate give(View& held, const std::vector<Piece>& pieces) {
+  ViewUpdate u;
+  ViewRefresh refresh(held, u);
+  refresh.next_terrain() = table({}).terrain[0];
+  refresh.place_terrain();
+  for (const Piece& p : pieces) refresh.give_unit(p.id, [&](auto& out) { describe(out, p); });
+  refresh.finish();
+  return u;
+}
+
+TEST(ViewUpdate, AGivenUnitIsKeptWhenItMatchesTheHeldOneAndBuiltWhenAnyFieldDiffers) {
+  const std::vector<Piece> pieces = {{"a", 1, 0, {}, "A"}, {"b", 2, 1, {"halted"}, "B"}, {"c", 3, 0, {}, ""}};
+  View held = table({});
+  ViewUpdate u = give(held, pieces);  // from nothing: all built
+  EXPECT_EQ(u.changed, (std::vector<std::uint32_t>{0, 1, 2}));
+  View expected = table({built(pieces[0]), built(pieces[1]), built(pieces[2])});
+  EXPECT_TRUE(held == expected);
+
+  u = give(held, pieces);  // unchanged: all kept
+  EXPECT_TRUE(u.changed.empty());
+  EXPECT_FALSE(u.whole);
+  EXPECT_TRUE(held == expected);
+
+  // Each kind of difference makes the unit built again, and only that unit.
+  auto changed = [&](auto change) {
+    std::vector<Piece> now = pieces;
+    change(now[1]);
+    View h = expected;
+    ViewUpdate up = give(h, now);
+    EXPECT_TRUE(h == table({built(now[0]), built(now[1]), built(now[2])}));
+    return up.changed;
+  };
+  const std::vector<std::uint32_t> second{1};
+  EXPECT_EQ(changed([](Piece& p) { p.x = 2.5; }), second);                // a value and a base
+  EXPECT_EQ(changed([](Piece& p) { p.dps = 2; }), second);                // a value
+  EXPECT_EQ(changed([](Piece& p) { p.name = "Bee"; }), second);           // a text
+  EXPECT_EQ(changed([](Piece& p) { p.status.clear(); }), second);         // a status entry fewer
+  EXPECT_EQ(changed([](Piece& p) { p.status.push_back("x"); }), second);  // one more
+  EXPECT_EQ(changed([](Piece& p) { p.status = {"routing"}; }), second);   // another
+
+  // A held unit with a field no describer gives differently is not kept.
+  View odd = expected;
+  odd.units[2].rank = "left over";
+  u = give(odd, pieces);
+  EXPECT_EQ(u.changed, (std::vector<std::uint32_t>{2}));
+  EXPECT_TRUE(odd == expected);
+
+  // Units in another order: kept, and the view goes whole; a unit gone.
+  View reordered = expected;
+  u = give(reordered, {pieces[2], pieces[0]});
+  EXPECT_TRUE(u.whole);
+  EXPECT_TRUE(u.changed.empty());
+  EXPECT_EQ(u.gone, (std::vector<std::string>{"b"}));
+  EXPECT_TRUE(reordered == table({built(pieces[2]), built(pieces[0])}));
 }
 
 }  // namespace
