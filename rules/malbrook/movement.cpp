@@ -78,6 +78,15 @@ bool rects_overlap(const std::vector<OrientedRect>& a, const std::vector<Oriente
   return false;
 }
 
+// The same, for rectangles whose boxes are given (bounds of their corners).
+// Two rectangles overlap only where both lie on every axis, so boxes apart
+// settle it without the separating-axis test for each pair (most bodies on
+// the table lie far from a move's end).
+bool rects_overlap(const std::vector<OrientedRect>& a, const Aabb& a_box, const std::vector<OrientedRect>& b,
+                   const Aabb& b_box) {
+  return a_box.intersects(b_box) && rects_overlap(a, b);
+}
+
 struct Body {
   std::string id;
   std::string army;
@@ -88,6 +97,7 @@ struct Body {
   Polygon poly;
   Aabb box;
   std::vector<OrientedRect> rects;  // body_rects
+  Aabb rects_box;                   // their bounds
   std::vector<Polygon> polys;       // their polygons
   bool formed = true;
   bool routing = false;
@@ -106,6 +116,7 @@ Body make_body(const Brigade& b, std::size_t i) {
   o.poly = o.env.polygon();
   o.box = o.env.bounds();
   o.rects = body_rects(pose);
+  o.rects_box = bounds(o.rects);
   for (const auto& r : o.rects) o.polys.push_back(r.polygon());
   o.formed = b.formation != Formation::kUnformed;
   o.routing = b.has(Status::kRouting);
@@ -123,6 +134,7 @@ Body make_body(const Gun& g, std::size_t i) {
   o.poly = o.env.polygon();
   o.box = o.env.bounds();
   o.rects = {o.env};
+  o.rects_box = o.box;
   o.polys = {o.poly};
   o.fired = g.has(Status::kFired);
   return o;
@@ -992,6 +1004,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   }
   const OrientedRect end_env = pose_envelope(p.end);
   const std::vector<OrientedRect> end_rects = body_rects(p.end);
+  const Aabb end_box = bounds(end_rects);
   for (const auto& r : end_rects) {
     if (leaves_table(s, r)) return no("off_table", who + "'s order would take it off the table.");
   }
@@ -1007,7 +1020,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   for (const auto& o : field.bodies()) {
     if (o.id == p.unit) continue;
     if (o.moving) continue;  // judged once every order is in
-    if (rects_overlap(end_rects, o.rects)) {
+    if (rects_overlap(end_rects, end_box, o.rects, o.rects_box)) {
       return no("overlap", who + " would end on top of " + o.id + ".");
     }
   }
@@ -1367,9 +1380,11 @@ bool skirmish_withdraw(GameState& s, Brigade& b, const Brigade& threat) {
   StepSweep sw;
   sw.poly = sweep_straight(pose_envelope(pose_of(b)), p.position - b.position);
   if (impassable_crossed(s.terrain, sw) != nullptr) return false;
+  const std::vector<OrientedRect> rects = body_rects(p);
+  const Aabb box = bounds(rects);
   for (const auto& o : field.bodies()) {
     if (o.id == b.id) continue;
-    if (rects_overlap(body_rects(p), o.rects)) return false;
+    if (rects_overlap(rects, box, o.rects, o.rects_box)) return false;
   }
   const Vec2 shift = p.position - b.position;
   b.position = p.position;
@@ -1485,10 +1500,14 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
   }
   // Moves are simultaneous: no two units may end on top of each other.
   std::vector<std::vector<OrientedRect>> ends;
-  for (const auto& p : plans) ends.push_back(body_rects(p.end));
+  std::vector<Aabb> end_boxes;
+  for (const auto& p : plans) {
+    ends.push_back(body_rects(p.end));
+    end_boxes.push_back(bounds(ends.back()));
+  }
   for (std::size_t i = 0; i < plans.size(); ++i) {
     for (std::size_t j = i + 1; j < plans.size(); ++j) {
-      if (rects_overlap(ends[i], ends[j]) && plans[i].merge_with != plans[j].unit &&
+      if (rects_overlap(ends[i], end_boxes[i], ends[j], end_boxes[j]) && plans[i].merge_with != plans[j].unit &&
           plans[j].merge_with != plans[i].unit) {
         return no("overlap", plans[i].unit + " and " + plans[j].unit + " would end on top of each other.");
       }
