@@ -1052,6 +1052,29 @@ TEST(FlankingMusketry, PassingWithinAnInchOfFootsFrontHaltsThereAndIsFiredOn) {
   EXPECT_TRUE(t.combat.flanking.empty());
 }
 
+TEST(FlankingMusketry, UnformedFootFireWithinAnInchOfAnyBase) {
+  // The same pass by al_b1, unformed now: its zone is 1" around each of its
+  // bases (they face all round), and the side step is halted as before.
+  GameState s = passing_by_foot();
+  brigade(s, "al_b1").formation = Formation::kUnformed;
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
+  auto whole = execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}});
+  ASSERT_FALSE(whole);
+  EXPECT_EQ(whole.error().code, "flanking_fire");
+  EXPECT_NE(whole.error().reason.find("(after 0.3\" of this side_step)"), std::string::npos) << whole.error().reason;
+  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 0.3, "left")}}}));
+  ASSERT_EQ(s.combat.flanking.size(), 1u);
+  EXPECT_EQ(s.combat.flanking[0].firer, "al_b1");
+
+  // From 2.3" away the step stays beyond 1" of every base.
+  GameState t = passing_by_foot();
+  brigade(t, "al_b1").formation = Formation::kUnformed;
+  brigade(t, "fr_b1").position = {17.7, 11.5};
+  ASSERT_TRUE(declare(t, {{"fr_b1", "manoeuvre"}}, {}));
+  ASSERT_TRUE(execute(t, {{"fr_b1", {step_of("side_step", 1, "left")}}}));
+  EXPECT_TRUE(t.combat.flanking.empty());
+}
+
 TEST(FlankingMusketry, AWheelHaltsWhereItsFlankFirstComesWithinAnInch) {
   // fr_b1 wheels forward on its right (west) front corner: its left (east)
   // end swings south past al_b1, whose front (x=21.2, y 5..9) faces west,
