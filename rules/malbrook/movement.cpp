@@ -58,8 +58,10 @@ bool inspired(const Brigade& b) { return b.inspire_actions > 0 || b.has(Status::
 // What a unit occupies, exactly: its envelope when that is all base (a
 // formed brigade laid out in its formation, a gun), else each base (a refused
 // flank, an unformed brigade's spaced or freely placed bases).
+bool one_body(const Pose& p) { return p.gun || (p.base_poses.empty() && formed(p.formation)); }
+
 std::vector<OrientedRect> body_rects(const Pose& p) {
-  if (p.gun || (p.base_poses.empty() && formed(p.formation))) return {pose_envelope(p)};
+  if (one_body(p)) return {pose_envelope(p)};
   return pose_bases(p);
 }
 
@@ -115,9 +117,16 @@ Body make_body(const Brigade& b, std::size_t i) {
   o.env = pose_envelope(pose);
   o.poly = o.env.polygon();
   o.box = o.env.bounds();
-  o.rects = body_rects(pose);
-  o.rects_box = bounds(o.rects);
-  for (const auto& r : o.rects) o.polys.push_back(r.polygon());
+  if (one_body(pose)) {
+    // body_rects: the envelope, worked out above.
+    o.rects = {o.env};
+    o.rects_box = o.box;
+    o.polys = {o.poly};
+  } else {
+    o.rects = pose_bases(pose);
+    o.rects_box = bounds(o.rects);
+    for (const auto& r : o.rects) o.polys.push_back(r.polygon());
+  }
   o.formed = b.formation != Formation::kUnformed;
   o.routing = b.has(Status::kRouting);
   return o;
