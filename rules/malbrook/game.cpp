@@ -96,22 +96,18 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
     for_each_shown(state_, *sight, seat, settings, [&](std::size_t i, Knowledge) { seen[i] = 1; });
     if (piece_ids_of_ != sight_) {
       piece_ids_.clear();
+      piece_ids_.reserve(sight->scene.refs.size());
       for (std::size_t i = 0; i < sight->scene.refs.size(); ++i) {
-        piece_ids_.emplace_back(shown_id(state_, sight->scene.refs[i]), i);
+        piece_ids_.emplace(shown_id(state_, sight->scene.refs[i]), i);
       }
-      std::sort(piece_ids_.begin(), piece_ids_.end());
       piece_ids_of_ = sight_;
     }
   }
   // A subject is seen when any piece of that id is (ids are unique within a
   // kind of piece; the lookup does not rely on them being unique across kinds).
   auto seen_id = [&](const std::string& id) {
-    auto it = std::lower_bound(piece_ids_.begin(), piece_ids_.end(), id,
-                               [](const auto& entry, const std::string& key) { return entry.first < key; });
-    for (; it != piece_ids_.end() && it->first == id; ++it) {
-      if (seen[it->second] != 0) return true;
-    }
-    return false;
+    const auto [from, to] = piece_ids_.equal_range(id);
+    return std::any_of(from, to, [&](const auto& entry) { return seen[entry.second] != 0; });
   };
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < events.size(); ++i) {

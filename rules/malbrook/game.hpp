@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "rules/core/game.hpp"
@@ -81,10 +82,11 @@ class MalbrookGame final : public Game {
   // state_. Like the rest of a game it is used from one thread at a time (a
   // room's strand), const calls included.
   mutable std::shared_ptr<const SightTable> sight_;
-  // The ids of the sight table's pieces (shown_id), sorted, each with its
-  // index in the table's scene: the event filter looks an event's subjects
-  // up in it for every seat. Built from the table it holds.
-  mutable std::vector<std::pair<std::string, std::size_t>> piece_ids_;
+  // The ids of the sight table's pieces (shown_id), each with its index in
+  // the table's scene: the event filter looks an event's subjects up in it
+  // for every seat (one hash a subject, where a sorted list took a binary
+  // search of string comparisons). Built from the table it holds.
+  mutable std::unordered_multimap<std::string, std::size_t> piece_ids_;
   mutable std::shared_ptr<const SightTable> piece_ids_of_;
   // The last answer check() accepted for each decision of this state, so
   // that resolve need not check it again (engine.hpp, resolve). One per

@@ -79,7 +79,7 @@ TEST(Seats, CommandsHandlesArmyLevelPiecesOddWingNamesAndLostSenders) {
 }
 
 // The filter as it was written before visible_events looked ids up in a
-// sorted table: the set of the ids of every piece the seat is shown.
+// table of its own: the set of the ids of every piece the seat is shown.
 std::vector<std::size_t> reference_events(const GameState& s, const std::vector<Event>& events,
                                           std::string_view seat, const ViewSettings& settings) {
   const bool umpire = seat == kUmpireSeat;
