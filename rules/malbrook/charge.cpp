@@ -152,10 +152,17 @@ struct Travel {
 // first unit (other than `ignore`), closed terrain (cavalry) or the table edge.
 Travel travel(const GameState& s, const Brigade& mover, Vec2 dir, double max, std::string_view ignore) {
   const Polygon poly = env_of(mover).polygon();
+  // All the mover can meet lies in the box of its outline at the start and
+  // at `max` along (widened far beyond first_hit's tolerances): a unit whose
+  // outline's box misses it is passed without the path test.
+  Aabb reach = poly.bounds();
+  for (Vec2 p : poly.points) reach.add(p + dir * max);
+  reach = reach.expanded(kEps);
   Travel t;
   t.distance = max;
   auto consider = [&](const std::string& id, const std::string& army, const Polygon& other, bool fights) {
     if (id == mover.id || id == ignore) return;
+    if (!reach.intersects(other.bounds())) return;
     if (auto d = first_hit(poly, dir, t.distance, other); d && *d < t.distance - kEps) {
       t.distance = *d;
       t.hit = id;
