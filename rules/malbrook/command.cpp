@@ -314,11 +314,9 @@ struct Run {
   }
 };
 
-// The leader's actions in order, on `s`. Stops at the first illegal action.
-// `enemies`: the outlines of `s`, or of the state its command actions started from.
-Verdict run_actions(GameState& s, const std::string& leader_id, const std::vector<OrderStep>& steps, const Run& run,
-                    EnemyOutlines& enemies) {
-  Leader* L = find_leader_mut(s, leader_id);
+// What is checked before any step: the leader exists and has as many
+// actions as the steps take.
+Verdict actions_allowed(const Leader* L, const std::string& leader_id, const std::vector<OrderStep>& steps) {
   if (L == nullptr) return reject("unknown_leader", "No leader " + leader_id + ".");
   const int allowed = command_actions(*L);
   const int used = count_actions(steps);
@@ -326,6 +324,15 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
     return reject("too_many_actions", name_of(*L) + " has " + std::to_string(allowed) + " command action" +
                                           (allowed == 1 ? "" : "s") + " this turn, not " + std::to_string(used) + ".");
   }
+  return Ok{};
+}
+
+// The leader's actions in order, on `s`. Stops at the first illegal action.
+// `enemies`: the outlines of `s`, or of the state its command actions started from.
+Verdict run_actions(GameState& s, const std::string& leader_id, const std::vector<OrderStep>& steps, const Run& run,
+                    EnemyOutlines& enemies) {
+  Leader* L = find_leader_mut(s, leader_id);
+  if (auto ok = actions_allowed(L, leader_id, steps); !ok) return ok;
   std::size_t i = 0;
   while (i < steps.size()) {
     const OrderStep& st = steps[i];
@@ -518,6 +525,9 @@ Verdict answer_shape(const Answer& a) {
 Verdict check_with(const GameState& s, EnemyOutlines& enemies, const Answer& a) {
   if (auto ok = answer_shape(a); !ok) return ok;
   const std::string id = leader_of_decision(a.decision_id);
+  // No steps: only what run_actions checks before its first step, without
+  // copying the state to run them on.
+  if (a.steps.empty()) return actions_allowed(s.find_leader(id), id, a.steps);
   GameState scratch = s;
   Run run;  // checking only
   return run_actions(scratch, id, a.steps, run, enemies);
