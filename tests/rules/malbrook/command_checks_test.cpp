@@ -82,6 +82,40 @@ void expect_same_verdicts(const char* scenario, std::uint32_t seed, int phases_w
   EXPECT_GT(accepted, 0) << scenario;
 }
 
+// What is checked before any action: an answer with no actions is accepted
+// for a leader on the table (it is judged without running anything), and
+// refused for a leader who does not exist, with or without actions; more
+// actions than the leader has are refused.
+TEST(CommandChecks, NoActionsAreAcceptedForALeaderAndRefusedForNoLeader) {
+  const GameState s = test::scenario_state("demo", test::bot_seed(5));
+  ASSERT_FALSE(s.leaders.empty());
+  const Leader& l = s.leaders.front();
+  Answer none;
+  none.decision_id = std::string(kCommandDecisionPrefix) + l.id;
+  none.option = "none";
+  EXPECT_TRUE(command_check(s, none).ok());
+
+  Answer nobody = none;
+  nobody.decision_id = std::string(kCommandDecisionPrefix) + "nobody";
+  auto refused = command_check(s, nobody);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, "unknown_leader");
+  OrderStep listen;
+  listen.action = "listen";
+  nobody.option.clear();
+  nobody.steps = {listen};
+  refused = command_check(s, nobody);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, "unknown_leader");
+
+  Answer many = none;
+  many.option.clear();
+  many.steps.assign(static_cast<std::size_t>(command_actions(l)) + 1, listen);
+  refused = command_check(s, many);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.error().code, "too_many_actions");
+}
+
 TEST(CommandChecks, GiveCommandChecksVerdictsOnTheDemo) { expect_same_verdicts("demo", 5, 12); }
 
 TEST(CommandChecks, GiveCommandChecksVerdictsOnBlenheim) { expect_same_verdicts("blenheim", 6, 3); }
