@@ -53,8 +53,21 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     }
     return MalbrookScene::kNoOwner;
   };
-  auto owner_of = [&](const auto& piece) {
-    return owner_where([&](std::string_view seat) { return commands(seat, piece); });
+  // commands(seat, piece) depends only on the piece's army and wing, and the
+  // pieces of a wing come one after another: each kind of piece keeps the
+  // last answer and asks the seats again only when those change.
+  struct LastOwner {
+    std::string_view army;
+    std::string_view wing;
+    std::uint32_t owner = MalbrookScene::kNoOwner;
+    bool set = false;
+  };
+  LastOwner last_brigade, last_gun, last_leader;
+  auto owner_of = [&](const auto& piece, LastOwner& last) {
+    if (!last.set || piece.army != last.army || piece.wing != last.wing) {
+      last = {piece.army, piece.wing, owner_where([&](std::string_view seat) { return commands(seat, piece); }), true};
+    }
+    return last.owner;
   };
 
   MalbrookScene out;
@@ -88,7 +101,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.bases = footprint(b);
     // Foot "shoot" in close combat; troops at a wood's edge are then seen.
     o.shot_this_turn = b.has(Status::kInCombat);
-    add(std::move(o), {PieceKind::kBrigade, i}, b.facing_deg, owner_of(b));
+    add(std::move(o), {PieceKind::kBrigade, i}, b.facing_deg, owner_of(b, last_brigade));
   }
   for (std::size_t i = 0; i < state.guns.size(); ++i) {
     const Gun& g = state.guns[i];
@@ -98,7 +111,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.bases = {footprint(g)};
     o.shot_this_turn = g.has(Status::kFired);
     // Crews that abandoned their guns observe nothing from them.
-    add(std::move(o), {PieceKind::kGun, i}, g.facing_deg, owner_of(g), !g.has(Status::kAbandoned));
+    add(std::move(o), {PieceKind::kGun, i}, g.facing_deg, owner_of(g, last_gun), !g.has(Status::kAbandoned));
   }
   for (std::size_t i = 0; i < state.leaders.size(); ++i) {
     const Leader& l = state.leaders[i];
@@ -107,7 +120,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kLeader;
     o.bases = {footprint(l)};
-    add(std::move(o), {PieceKind::kLeader, i}, l.facing_deg, owner_of(l));
+    add(std::move(o), {PieceKind::kLeader, i}, l.facing_deg, owner_of(l, last_leader));
   }
   for (std::size_t i = 0; i < state.messengers.size(); ++i) {
     const Messenger& m = state.messengers[i];
@@ -126,7 +139,7 @@ MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats
     o.id = next_id++;
     o.kind = SceneKind::kMarker;
     o.bases = {horse_holder_footprint(b)};
-    add(std::move(o), {PieceKind::kHorseHolders, i}, b.facing_deg, owner_of(b));
+    add(std::move(o), {PieceKind::kHorseHolders, i}, b.facing_deg, owner_of(b, last_brigade));
   }
   return out;
 }

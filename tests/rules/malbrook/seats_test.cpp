@@ -4,6 +4,8 @@
 // a seat's shown pieces name, for every seat and both vision settings.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -76,6 +78,66 @@ TEST(Seats, CommandsHandlesArmyLevelPiecesOddWingNamesAndLostSenders) {
   for (const auto& seat : seat_names(s)) {
     EXPECT_EQ(commands(seat, s.brigades.back()), seat_of(s.brigades.back()) == seat);
   }
+}
+
+// The scene's owner of every piece (build_scene, which keeps the last answer
+// while the army and wing stay the same) is the seat seat_of names, over bot
+// games of the demo and Blenheim and a state with odd wings and messengers.
+void expect_owners_are_seats(const GameState& s) {
+  const std::vector<Seat> seats = seats_of(s);
+  const MalbrookScene scene = build_scene(s, seats);
+  ASSERT_EQ(scene.owners.size(), scene.refs.size());
+  for (std::size_t i = 0; i < scene.refs.size(); ++i) {
+    const PieceRef ref = scene.refs[i];
+    std::string seat;
+    switch (ref.kind) {
+      case PieceKind::kBrigade:
+      case PieceKind::kHorseHolders: seat = seat_of(s.brigades[ref.index]); break;
+      case PieceKind::kGun: seat = seat_of(s.guns[ref.index]); break;
+      case PieceKind::kLeader: seat = seat_of(s.leaders[ref.index]); break;
+      case PieceKind::kMessenger: seat = seat_of(s, s.messengers[ref.index]); break;
+    }
+    std::uint32_t expected = MalbrookScene::kNoOwner;
+    for (std::size_t k = 0; k < seats.size(); ++k) {
+      if (seats[k].id == seat) {
+        expected = static_cast<std::uint32_t>(k);
+        break;
+      }
+    }
+    ASSERT_EQ(scene.owners[i], expected) << "piece " << i << " of seat " << seat;
+  }
+}
+
+TEST(Seats, TheScenesOwnerOfEveryPieceIsItsSeat) {
+  for (const char* name : {"demo", "blenheim"}) {
+    SCOPED_TRACE(name);
+    GameState s = test::scenario_state(name, test::bot_seed(3));
+    test::Bot bot(3);
+    for (int step = 0; step < 40 && !finished(s); ++step) {
+      expect_owners_are_seats(s);
+      auto r = test::resolve_bot_step(s, bot.answers(s));
+      ASSERT_TRUE(r) << r.error().reason;
+      s = std::move(r->next);
+    }
+  }
+  // Pieces of one army in alternating wings, a wing named like the army's
+  // seat, pieces of no seat, and the first brigade of the second army in a
+  // wing of the same id as the last of the first army's.
+  GameState s = test::scenario_state("demo", test::bot_seed(1));
+  ASSERT_GE(s.brigades.size(), 4u);
+  std::swap(s.brigades[1], s.brigades.back());
+  s.brigades[0].wing = "army";
+  s.brigades[2].wing = "nowhere";
+  s.guns[0].wing.clear();
+  s.leaders[0].wing.clear();
+  expect_owners_are_seats(s);
+  std::stable_sort(s.brigades.begin(), s.brigades.end(),
+                   [](const Brigade& a, const Brigade& b) { return a.army < b.army; });
+  const auto second = std::find_if(s.brigades.begin(), s.brigades.end(),
+                                   [&](const Brigade& b) { return b.army != s.brigades.front().army; });
+  ASSERT_NE(second, s.brigades.end());
+  second->wing = std::prev(second)->wing;
+  expect_owners_are_seats(s);
 }
 
 // The filter as it was written before visible_events looked ids up in a
