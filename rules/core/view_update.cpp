@@ -146,6 +146,15 @@ void ViewRefresh::keep_held(const UnitView* held) {
   kept_after_ = k + 1;
 }
 
+void ViewRefresh::replace_held(const UnitView* held) {
+  const auto k = static_cast<std::size_t>(held - held_.units.data());
+  assert(!(held_.units[k] == unit_scratch_) && "UnitMatch found a difference the built unit does not have");
+  const std::size_t place = plan_.size();
+  take_held(k);
+  update_.changed.push_back(static_cast<std::uint32_t>(place));
+  std::swap(held_.units[k], unit_scratch_);  // the scratch takes the old one's buffers
+}
+
 void ViewRefresh::check_given([[maybe_unused]] int given) {
   assert(given == kUnitViewFields && "a unit describer gives every field of UnitView once");
 }
@@ -160,9 +169,7 @@ void ViewRefresh::place_unit() {
       keep_held(&held_.units[k]);
       return;
     } else {
-      take_held(k);
-      update_.changed.push_back(static_cast<std::uint32_t>(place));
-      std::swap(held_.units[k], unit_scratch_);  // the scratch takes the old one's buffers
+      replace_held(&held_.units[k]);
       return;
     }
   }

@@ -5,6 +5,7 @@
 // only where its parts go is new: each unit and terrain feature is built
 // into a scratch that keeps its buffers, and one equal to what the held view
 // has in that place is not copied, sent, or freed.
+#include <cassert>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -116,11 +117,18 @@ class ViewRefresh {
   // built into the scratch and placed as place_unit places it.
   template <class Describe>
   void give_unit(std::string_view id, const Describe& describe) {
-    if (const UnitView* held = unplaced_held(id)) {
+    const UnitView* held = unplaced_held(id);
+    if (held != nullptr) {
       UnitMatch match(*held);
       describe(match);
       check_given(match.given());
       if (match.same()) {
+#ifndef NDEBUG
+        // Debug builds (the tests) build the unit anyway and hold the match to it.
+        UnitFill check(next_unit());
+        describe(check);
+        assert(*held == unit_scratch_ && "UnitMatch found the same unit where the built one differs");
+#endif
         keep_held(held);
         return;
       }
@@ -128,7 +136,11 @@ class ViewRefresh {
     UnitFill fill(next_unit());
     describe(fill);
     check_given(fill.given());
-    place_unit();
+    if (held != nullptr) {
+      replace_held(held);  // found, and not the same: no need to look it up and compare again
+    } else {
+      place_unit();
+    }
   }
   void finish();
 
@@ -140,6 +152,9 @@ class ViewRefresh {
   void keep_held(const UnitView* held);
   // The next place is held unit k's.
   void take_held(std::size_t k);
+  // The scratch, built, goes to the next place in place of `held` (from
+  // unplaced_held), which it differs from.
+  void replace_held(const UnitView* held);
   static void check_given(int given);
 
   View& held_;
