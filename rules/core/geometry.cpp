@@ -573,11 +573,10 @@ double distance(std::span<const OrientedRect> group, const OrientedRect& b) {
     }
     return best;
   }
+  // A larger group (no ruleset lays one out), a part at a time.
   double best = kInf;
-  for (const auto& r : group) {
-    const auto ca = r.corners();
-    if (bounds_of(ca).distance_to(bb) > best + 1e-6) continue;
-    best = std::min(best, polygons_distance(ca, cb));
+  for (std::size_t at = 0; at < group.size(); at += kKept) {
+    best = std::min(best, distance(group.subspan(at, std::min(kKept, group.size() - at)), b));
   }
   return best;
 }

@@ -7,8 +7,10 @@
 // has in that place is not copied, sent, or freed.
 #include <cassert>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
 
