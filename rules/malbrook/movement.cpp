@@ -55,11 +55,13 @@ bool inspired(const Brigade& b) { return b.inspire_actions > 0 || b.has(Status::
 // ---------------------------------------------------------------------------
 // The table as the phase sees it: every brigade and gun as a body.
 
-// What a unit occupies, exactly: its envelope when that is all base (a
-// formed brigade laid out in its formation, a gun), else each base (a refused
-// flank, an unformed brigade's spaced or freely placed bases).
+// Whether a unit is all one rectangle, its envelope: a formed brigade laid
+// out in its formation, a gun.
 bool one_body(const Pose& p) { return p.gun || (p.base_poses.empty() && formed(p.formation)); }
 
+// What a unit occupies, exactly: its envelope when that is all base
+// (one_body), else each base (a refused flank, an unformed brigade's spaced
+// or freely placed bases).
 std::vector<OrientedRect> body_rects(const Pose& p) {
   if (one_body(p)) return {pose_envelope(p)};
   return pose_bases(p);
