@@ -249,7 +249,8 @@ TEST(ViewUpdate, AGivenUnitIsKeptWhenItMatchesTheHeldOneAndBuiltWhenAnyFieldDiff
   EXPECT_EQ(changed([](Piece& p) { p.status.push_back("x"); }), second);  // one more
   EXPECT_EQ(changed([](Piece& p) { p.status = {"routing"}; }), second);   // another
 
-  // A held unit with a field no describer gives differently is not kept.
+  // A held unit differing only in a field the describer gives as its default
+  // (rank) is not kept: defaults are compared too.
   View odd = expected;
   odd.units[2].rank = "left over";
   u = give(odd, pieces);
