@@ -119,16 +119,10 @@ Body make_body(const Brigade& b, std::size_t i) {
   o.env = pose_envelope(pose);
   o.poly = o.env.polygon();
   o.box = o.env.bounds();
-  if (one_body(pose)) {
-    // body_rects: the envelope, worked out above.
-    o.rects = {o.env};
-    o.rects_box = o.box;
-    o.polys = {o.poly};
-  } else {
-    o.rects = pose_bases(pose);
-    o.rects_box = bounds(o.rects);
-    for (const auto& r : o.rects) o.polys.push_back(r.polygon());
-  }
+  // body_rects, with the envelope worked out above.
+  o.rects = one_body(pose) ? std::vector<OrientedRect>{o.env} : pose_bases(pose);
+  o.rects_box = bounds(o.rects);
+  for (const auto& r : o.rects) o.polys.push_back(r.polygon());
   o.formed = b.formation != Formation::kUnformed;
   o.routing = b.has(Status::kRouting);
   return o;
