@@ -94,9 +94,9 @@ Body body_of(std::vector<OrientedRect> bases) {
 // Whether the bodies' gap may be <= d: false only when it certainly is not.
 bool may_be_within(const Body& a, const Body& b, double d) { return a.box.distance_to(b.box) <= d + kBoxSlack; }
 
-// What a phase's questions share, built once on first use: the sight scene,
-// control as it stands now (the bombardment phase precedes this turn's
-// command phase), and the units' footprints.
+// What a phase's questions share, built once on first use: the sight scene
+// and the units' footprints. A gun's control is asked as it stands now (the
+// bombardment phase precedes this turn's command phase: gun_controlled).
 class FireContext {
  public:
   FireContext(const GameState& s, FirePhase phase)
@@ -116,18 +116,13 @@ class FireContext {
   }
   bool controlled(const Gun& g) {
     if (phase_ == FirePhase::kCloseFire) return g.control == ControlResult::kControlled;
-    if (!control_) {
-      control_.emplace(s_);
-      determine_control(*control_);
-    }
-    return control_->guns[gun_index(s_, g)].control == ControlResult::kControlled;
+    return gun_controlled(s_, scene(), gun_index(s_, g));
   }
 
  private:
   const GameState& s_;
   FirePhase phase_;
   std::unique_ptr<SceneLookup> scene_;
-  std::optional<GameState> control_;
   std::vector<std::optional<Body>> brigades_;
   std::vector<std::optional<Body>> guns_;
 };

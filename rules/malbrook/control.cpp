@@ -242,6 +242,11 @@ void determine_control(GameState& s) {
   }
 }
 
+bool gun_controlled(const GameState& s, const SceneLookup& scene, std::size_t i) {
+  const Gun& g = s.guns[i];
+  return on_table(g) && controlling_leader(s, scene, g, PieceKind::kGun, i, {footprint(g)}) != nullptr;
+}
+
 ControlModifiers control_modifiers(const GameState& s, const Brigade& b) {
   ControlModifiers m;
   // Full text: "+1 to result if in Rout, Pursuit or Charging" (the quick

@@ -18,6 +18,7 @@
 // +/-1 for an attached leader and for guns or A-B grade) and the engine rolls
 // the tests, each side right to left, setting kHalt (and the halt marker),
 // kAsWished, kRepeatLastMove or kContinue for the movement and combat phases.
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,6 +39,14 @@ inline constexpr std::string_view kControlDecisionPrefix = "control/";
 // Sets control, controlled_by, conform_to and conform_behind on every
 // brigade and gun on the table (both armies).
 void determine_control(GameState& state);
+
+class SceneLookup;
+// Whether determine_control would set gun `gun_index` kControlled, without
+// working out the rest: a gun's control depends only on the leaders, the gun
+// and who sees whom, none of which determine_control sets. `scene` is the
+// state's (SceneLookup(state)). The bombardment phase asks this of the guns
+// that would fire, before the turn's command phase sets control.
+bool gun_controlled(const GameState& state, const SceneLookup& scene, std::size_t gun_index);
 
 // The leader attached to a brigade (of its chain of command), or nullptr.
 const Leader* attached_leader(const GameState& state, const Brigade& brigade);

@@ -7,6 +7,9 @@
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/control.hpp"
 #include "rules/malbrook/engine.hpp"
+#include "rules/malbrook/visibility.hpp"
+#include "tests/rules/malbrook/bot.hpp"
+#include "tests/rules/malbrook/golden_files.hpp"
 #include "tests/rules/malbrook/test_state.hpp"
 
 namespace galloper::rules::malbrook {
@@ -193,6 +196,30 @@ TEST(Control, FailedChargeMustTestEvenUnderControl) {
   EXPECT_EQ(e->dice[0].face, 1);
   EXPECT_FALSE(e->is_public);
   EXPECT_EQ(e->where.size(), 1u);
+}
+
+// The bombardment asks one gun's control (gun_controlled) without working
+// out the whole table's: over a bot-played demo game, as lines close and
+// leaders move, it is what determine_control gives every gun in every state.
+TEST(Control, OneGunsControlIsWhatTheWholeTableGivesIt) {
+  GameState s = test::scenario_state("demo", test::bot_seed(3));
+  test::Bot bot(3);
+  int controlled = 0, not_controlled = 0;
+  for (int step = 0; step < 80 && !finished(s); ++step) {
+    GameState whole = s;
+    determine_control(whole);
+    const SceneLookup scene(s);
+    for (std::size_t i = 0; i < s.guns.size(); ++i) {
+      const bool want = whole.guns[i].control == ControlResult::kControlled;
+      ASSERT_EQ(gun_controlled(s, scene, i), want) << "step " << step << " gun " << s.guns[i].id;
+      ++(want ? controlled : not_controlled);
+    }
+    auto r = test::resolve_bot_step(s, bot.answers(s), nullptr);
+    ASSERT_TRUE(r) << r.error().reason;
+    s = std::move(r->next);
+  }
+  EXPECT_GT(controlled, 0);
+  EXPECT_GT(not_controlled, 0);
 }
 
 TEST(ControlTest, ResultTable) {
