@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -145,9 +146,53 @@ Body make_body(const Gun& g, std::size_t i) {
   return o;
 }
 
+// Flanking musketry's 1" zone of a foot brigade (RULINGS C18): its 45° front
+// arc to `range`, or all round for unformed foot ("facing all-round"), where
+// whatever lies within `range` of one of its bases is in it.
+struct MusketZone {
+  bool all_round = false;
+  double range = 0;
+  Polygon arc;                 // formed: the front arc
+  std::vector<Polygon> bases;  // unformed: each base's outline
+
+  bool reaches(const Polygon& poly) const {
+    if (!all_round) return intersects(arc, poly);
+    return std::any_of(bases.begin(), bases.end(), [&](const Polygon& q) { return distance(q, poly) <= range; });
+  }
+};
+
+MusketZone musket_zone(const Brigade& foot, double range) {
+  const Pose fp = pose_of(foot);
+  MusketZone z;
+  z.range = range;
+  z.all_round = !formed(fp.formation);
+  if (z.all_round) {
+    for (const auto& r : body_rects(fp)) z.bases.push_back(r.polygon());
+  } else {
+    z.arc = front_arc_polygon(pose_envelope(fp), range);
+  }
+  return z;
+}
+
+// Each foot brigade's zone in one state, laid out the first time it is asked
+// for: a step's orders and its resolution ask about the same foot for every
+// brigade that moves past them.
+class MusketZones {
+ public:
+  explicit MusketZones(const GameState& s) : s_(s), zones_(s.brigades.size()) {}
+  const MusketZone& of(std::size_t brigade) const {
+    if (!zones_[brigade]) zones_[brigade] = musket_zone(s_.brigades[brigade], kFootCombat + kEps);
+    return *zones_[brigade];
+  }
+
+ private:
+  const GameState& s_;
+  mutable std::vector<std::optional<MusketZone>> zones_;
+};
+
 class Field {
  public:
-  explicit Field(const GameState& s) : s_(s) {
+  explicit Field(const GameState& s) : s_(s), zones_(s) {
     for (std::size_t i = 0; i < s.brigades.size(); ++i) {
       if (on_table(s.brigades[i])) bodies_.push_back(make_body(s.brigades[i], i));
     }
@@ -165,6 +210,7 @@ class Field {
 
   const GameState& state() const { return s_; }
   const std::vector<Body>& bodies() const { return bodies_; }
+  const MusketZones& musket_zones() const { return zones_; }
 
   // "Known enemy": enemy the army's seats can see now (visibility.hpp).
   bool known(std::size_t body, std::string_view army) const {
@@ -282,6 +328,7 @@ class Field {
 
   const GameState& s_;
   std::vector<Body> bodies_;
+  MusketZones zones_;
   mutable bool seen_computed_ = false;
   mutable std::vector<SeatMask> seen_;
   mutable std::map<std::string, SeatMask> army_mask_;
@@ -578,38 +625,26 @@ struct Plan {
 // movement at that point." The point is where the brigade first comes within
 // 1" of the foot's front.
 
-// Whether `poly` lies within `range` of `foot`'s front: its 45° front arc, or
-// all round for unformed foot ("facing all-round").
-bool in_musket_zone(const Brigade& foot, const Polygon& poly, double range) {
-  const Pose fp = pose_of(foot);
-  if (!formed(fp.formation)) {
-    const std::vector<OrientedRect> rects = body_rects(fp);
-    return std::any_of(rects.begin(), rects.end(),
-                       [&](const OrientedRect& r) { return distance(r.polygon(), poly) <= range; });
-  }
-  return intersects(front_arc_polygon(pose_envelope(fp), range), poly);
-}
-
 // Enemy foot that may give `mover` flanking fire, moving from `start` into
 // `polys` (where it ends, or a step's sweep): formed or unformed foot on the
 // table, not routing, retiring or surrendered, whose 1" zone `polys` reach,
 // that the mover did not start within 1" of, and that did not fire on it last
 // turn ("may move freely").
-std::vector<const Brigade*> flanking_foot(const GameState& s, const Brigade& mover, const Pose& start,
-                                          const std::vector<Polygon>& polys) {
-  std::vector<const Brigade*> out;
+// The foot's indices in the state `zones` were laid out for.
+std::vector<std::size_t> flanking_foot(const GameState& s, const MusketZones& zones, const Brigade& mover,
+                                       const Pose& start, const std::vector<Polygon>& polys) {
+  std::vector<std::size_t> out;
   const Polygon start_poly = pose_envelope(start).polygon();
-  for (const auto& f : s.brigades) {
+  for (std::size_t i = 0; i < s.brigades.size(); ++i) {
+    const Brigade& f = s.brigades[i];
     if (f.army == mover.army || !is_foot(f.type) || !on_table(f) || f.has(Status::kRouting) ||
         f.has(Status::kRetiring) || f.has(Status::kSurrendered)) {
       continue;
     }
-    if (!std::any_of(polys.begin(), polys.end(),
-                     [&](const Polygon& p) { return in_musket_zone(f, p, kFootCombat + kEps); })) {
-      continue;
-    }
-    if (in_musket_zone(f, start_poly, kFootCombat + kEps) || flanking_fire_given(s, mover.id, f.id)) continue;
-    out.push_back(&f);
+    const MusketZone& zone = zones.of(i);
+    if (!std::any_of(polys.begin(), polys.end(), [&](const Polygon& p) { return zone.reaches(p); })) continue;
+    if (zone.reaches(start_poly) || flanking_fire_given(s, mover.id, f.id)) continue;
+    out.push_back(i);
   }
   return out;
 }
@@ -899,10 +934,10 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     if (brigade != nullptr && e.moves) {
       // Flanking musketry (RULINGS C18): halt where it first comes within 1".
       std::vector<Polygon> scratch;
-      for (const Brigade* f : flanking_foot(s, *brigade, p.start, sweep_areas(sw, scratch))) {
-        const auto within = [&](const Pose& q) {
-          return in_musket_zone(*f, pose_envelope(q).polygon(), kFootCombat + kEps);
-        };
+      for (const std::size_t fi : flanking_foot(s, field.musket_zones(), *brigade, p.start, sweep_areas(sw, scratch))) {
+        const Brigade* f = &s.brigades[fi];
+        const MusketZone& zone = field.musket_zones().of(fi);
+        const auto within = [&](const Pose& q) { return zone.reaches(pose_envelope(q).polygon()); };
         Pose at = e.end;
         bool beyond = !within(e.end);  // passed through the zone and out
         std::string after;             // how far into the step that point is
@@ -1627,13 +1662,15 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     }
   }
 
-  // Flanking musketry owed in the combat phase (RULINGS C18).
+  // Flanking musketry owed in the combat phase (RULINGS C18). Only the
+  // record of fire given changes from here on: the foot stay where they are.
+  const MusketZones zones(s);
   for (const auto& p : plans) {
     if (p.gun || !p.moved) continue;
     const Brigade& b = s.brigades[p.index];
     std::vector<std::string> firers;
-    for (const Brigade* f : flanking_foot(s, b, p.start, {pose_envelope(p.end).polygon()})) {
-      if (passes_flank_of(p.end, *f)) firers.push_back(f->id);
+    for (const std::size_t fi : flanking_foot(s, zones, b, p.start, {pose_envelope(p.end).polygon()})) {
+      if (passes_flank_of(p.end, s.brigades[fi])) firers.push_back(s.brigades[fi].id);
     }
     for (const auto& f : firers) {
       record_flanking_fire(s, b.id, f);
