@@ -603,10 +603,23 @@ Vec2 front_local(const OrientedRect& r, Vec2 p) {
   const Vec2 v = p - r.front_mid();
   return {dot(v, r.right()), dot(v, r.forward())};
 }
-double far_enough(const OrientedRect& r, const Polygon& footprint) {
+double far_enough(const OrientedRect& r, Points footprint) {
   double far = r.width + r.depth + 1;
-  for (Vec2 p : footprint.points) far = std::max(far, distance(p, r.front_mid()) + 1);
+  for (Vec2 p : footprint) far = std::max(far, distance(p, r.front_mid()) + 1);
   return far;
+}
+// front_arc_polygon's corners, in its order.
+std::array<Vec2, 4> front_arc_points(const OrientedRect& r, double range, double half_angle_deg) {
+  assert(half_angle_deg >= 0 && half_angle_deg < 90);
+  const Vec2 f = r.forward();
+  const Vec2 rt = r.right();
+  const double spread = range * std::tan(deg_to_rad(half_angle_deg));
+  return {r.front_left(), r.front_right(), r.front_right() + f * range + rt * spread,
+          r.front_left() + f * range - rt * spread};
+}
+// Whether the arc, drawn far enough to take in the whole footprint, meets it.
+bool arc_meets(const OrientedRect& r, Points footprint, double half_angle_deg) {
+  return polygons_intersect(front_arc_points(r, far_enough(r, footprint), half_angle_deg), footprint);
 }
 }  // namespace
 
@@ -618,16 +631,17 @@ bool in_front_arc(const OrientedRect& r, Vec2 p, double half_angle_deg) {
 }
 
 Polygon front_arc_polygon(const OrientedRect& r, double range, double half_angle_deg) {
-  assert(half_angle_deg >= 0 && half_angle_deg < 90);
-  const Vec2 f = r.forward();
-  const Vec2 rt = r.right();
-  const double spread = range * std::tan(deg_to_rad(half_angle_deg));
-  return Polygon{{r.front_left(), r.front_right(), r.front_right() + f * range + rt * spread,
-                  r.front_left() + f * range - rt * spread}};
+  const auto c = front_arc_points(r, range, half_angle_deg);
+  return Polygon{{c.begin(), c.end()}};
 }
 
 bool in_front_arc(const OrientedRect& r, const Polygon& footprint, double half_angle_deg) {
-  return intersects(front_arc_polygon(r, far_enough(r, footprint), half_angle_deg), footprint);
+  return arc_meets(r, footprint.points, half_angle_deg);
+}
+
+bool rect_in_front_arc(const OrientedRect& r, const OrientedRect& target, double half_angle_deg) {
+  const auto c = target.corners();
+  return arc_meets(r, c, half_angle_deg);
 }
 
 bool to_front(const OrientedRect& r, Vec2 p) {
@@ -635,9 +649,7 @@ bool to_front(const OrientedRect& r, Vec2 p) {
   return l.y >= -kGeomEpsilon && std::abs(l.x) <= r.width / 2 + kGeomEpsilon;
 }
 
-bool to_front(const OrientedRect& r, const Polygon& footprint) {
-  return intersects(front_arc_polygon(r, far_enough(r, footprint), 0), footprint);
-}
+bool to_front(const OrientedRect& r, const Polygon& footprint) { return arc_meets(r, footprint.points, 0); }
 
 bool ahead_of_front_line(const OrientedRect& r, Vec2 p) { return front_local(r, p).y >= -kGeomEpsilon; }
 

@@ -232,6 +232,8 @@ bool in_contact(const OrientedRect& a, const OrientedRect& b, double tolerance =
 bool in_front_arc(const OrientedRect& r, Vec2 p, double half_angle_deg = 45.0);
 // Any part of the footprint in the arc (closed sets).
 bool in_front_arc(const OrientedRect& r, const Polygon& footprint, double half_angle_deg = 45.0);
+// in_front_arc for a rectangle (as its polygon), without building the polygon.
+bool rect_in_front_arc(const OrientedRect& r, const OrientedRect& target, double half_angle_deg = 45.0);
 // The arc region truncated at `range` beyond the front edge (a trapezoid), for
 // display and for intersection tests with other shapes.
 Polygon front_arc_polygon(const OrientedRect& r, double range, double half_angle_deg = 45.0);

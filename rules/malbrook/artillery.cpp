@@ -71,7 +71,7 @@ Vec2 target_position(const GameState& s, const FireTarget& t) {
 // Any base of the target within the gun's 45° front arc.
 bool in_arc(const OrientedRect& gun, const std::vector<OrientedRect>& bases) {
   return std::any_of(bases.begin(), bases.end(),
-                     [&](const OrientedRect& r) { return in_front_arc(gun, r.polygon(), kArtilleryArc); });
+                     [&](const OrientedRect& r) { return rect_in_front_arc(gun, r, kArtilleryArc); });
 }
 
 std::size_t gun_index(const GameState& s, const Gun& g) { return static_cast<std::size_t>(&g - s.guns.data()); }
@@ -254,14 +254,14 @@ std::vector<LoneTarget> lone_targets_of(const GameState& s, const Brigade& b) {
   for (const auto& l : s.leaders) {
     if (l.army == b.army || l.killed || l.captured || !l.attached_to.empty()) continue;
     const OrientedRect stand = footprint(l);
-    if (out_of_range(stand) || !in_front_arc(env, stand.polygon(), kArtilleryArc)) continue;
+    if (out_of_range(stand) || !rect_in_front_arc(env, stand, kArtilleryArc)) continue;
     if (!lone(s, l.army, l.position, stand)) continue;
     out.push_back({l.id, false});
   }
   for (const auto& m : s.messengers) {
     if (m.army == b.army) continue;
     const OrientedRect stand = messenger_stand(m);
-    if (out_of_range(stand) || !in_front_arc(env, stand.polygon(), kArtilleryArc)) continue;
+    if (out_of_range(stand) || !rect_in_front_arc(env, stand, kArtilleryArc)) continue;
     if (!lone(s, m.army, m.position, stand)) continue;
     out.push_back({m.id, true});
   }

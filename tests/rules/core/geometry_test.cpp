@@ -363,6 +363,30 @@ TEST(OrientedRects, FrontArc) {
   EXPECT_DOUBLE_EQ(arc.area(), 3 * (4 + 10) / 2.0);
 }
 
+// A rectangle in the arc is asked about without building its polygon: the
+// same answer as its polygon's, on random pairs near, touching and far, at
+// square and any facings.
+TEST(OrientedRects, ARectangleIsInTheArcExactlyWhenItsPolygonIs) {
+  const OrientedRect r{{0, 0}, 4, 2, 0};
+  EXPECT_TRUE(rect_in_front_arc(r, OrientedRect{{6, 4}, 2, 1, 0}));
+  EXPECT_FALSE(rect_in_front_arc(r, OrientedRect{{8, 4}, 2, 1, 0}));
+  std::mt19937 g(2024);
+  auto real = [&](double lo, double hi) { return lo + (hi - lo) * (static_cast<double>(g()) / 4294967296.0); };
+  int in = 0, out = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const double square = 90.0 * static_cast<int>(real(0, 4));
+    const OrientedRect gun{{real(-20, 20), real(-20, 20)}, real(0.5, 6), real(0.5, 3), i % 2 ? square : real(0, 360)};
+    const OrientedRect t{gun.center + Vec2{real(-15, 15), real(-15, 15)}, real(0.2, 8), real(0.2, 3),
+                         i % 3 ? square : real(0, 360)};
+    const double half = i % 5 == 0 ? 0.0 : 45.0;
+    const bool want = in_front_arc(gun, t.polygon(), half);
+    ASSERT_EQ(rect_in_front_arc(gun, t, half), want) << i;
+    ++(want ? in : out);
+  }
+  EXPECT_GT(in, 500);
+  EXPECT_GT(out, 500);
+}
+
 TEST(OrientedRects, ToTheFront) {
   const OrientedRect r{{0, 0}, 4, 2, 0};
   EXPECT_TRUE(to_front(r, {2, 10}));
