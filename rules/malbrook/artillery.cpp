@@ -1,6 +1,7 @@
 #include "rules/malbrook/artillery.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -161,42 +162,120 @@ bool gun_in_combat(const GameState& s, FireContext& ctx, const Gun& g) {
 }
 
 // Enemy units (brigades, crewed guns) any part of which is in the gun's arc
-// within [min, max] inches: the candidates before sight and friends.
-std::vector<FireTarget> enemies_in_arc(const GameState& s, FireContext& ctx, const Gun& g, double min, double max) {
-  std::vector<FireTarget> out;
-  const Body& gun_body = ctx.gun(gun_index(s, g));
-  const OrientedRect me = gun_body.bases.front();
-  for (std::size_t i = 0; i < s.brigades.size(); ++i) {
-    const Brigade& b = s.brigades[i];
-    if (b.army == g.army || !brigade_on_table(b)) continue;
-    const Body& body = ctx.brigade(i);
-    if (!may_be_within(body, gun_body, max + kSlack)) continue;
-    const auto& bases = body.bases;
-    const double d = gap(bases, me);
-    if (d > max + kSlack || d < min - kSlack || !in_arc(me, bases)) continue;
-    out.push_back({PieceKind::kBrigade, i, b.id, d, range_band(d)});
+// within [min, max] inches -- the candidates before sight and friends --
+// nearest first (by distance, then id). A unit's gap is measured only when it
+// might come next: its box gap less kBoxSlack is a lower bound of its gap
+// (Body), so a measured unit nearer than every unmeasured unit's bound comes
+// before all of them. A gun not under control, which may shoot only the
+// nearest, measures a few units instead of every one in range. Debug builds
+// measure them all as well and check each target given against that order.
+class ArcTargets {
+ public:
+  ArcTargets(const GameState& s, FireContext& ctx, const Gun& g, double min, double max)
+      : ctx_(ctx), min_(min), max_(max) {
+    const Body& gun_body = ctx.gun(gun_index(s, g));
+    me_ = gun_body.bases.front();
+    const auto consider = [&](PieceKind kind, std::size_t i, const std::string& id, const Body& body) {
+      const double box_gap = body.box.distance_to(gun_body.box);
+      if (box_gap > max + kSlack + kBoxSlack) return;  // may_be_within
+      left_.push_back({box_gap - kBoxSlack, false, {kind, i, id, 0, RangeBand::kNone}});
+    };
+    for (std::size_t i = 0; i < s.brigades.size(); ++i) {
+      const Brigade& b = s.brigades[i];
+      if (b.army != g.army && brigade_on_table(b)) consider(PieceKind::kBrigade, i, b.id, ctx.brigade(i));
+    }
+    for (std::size_t i = 0; i < s.guns.size(); ++i) {
+      const Gun& t = s.guns[i];
+      if (t.army != g.army && gun_crewed(t)) consider(PieceKind::kGun, i, t.id, ctx.gun(i));
+    }
+#ifndef NDEBUG
+    for (Candidate c : left_) {
+      if (measure(c)) all_.push_back(c.target);
+    }
+    std::sort(all_.begin(), all_.end(), [](const FireTarget& a, const FireTarget& b) {
+      return a.distance != b.distance ? a.distance < b.distance : a.id < b.id;
+    });
+#endif
   }
-  for (std::size_t i = 0; i < s.guns.size(); ++i) {
-    const Gun& t = s.guns[i];
-    if (t.army == g.army || !gun_crewed(t)) continue;
-    const Body& body = ctx.gun(i);
-    if (!may_be_within(body, gun_body, max + kSlack)) continue;
-    const OrientedRect& r = body.bases.front();
-    const double d = distance(me, r);
-    if (d > max + kSlack || d < min - kSlack || !in_arc(me, {r})) continue;
-    out.push_back({PieceKind::kGun, i, t.id, d, range_band(d)});
-  }
-  std::sort(out.begin(), out.end(), [](const FireTarget& a, const FireTarget& b) {
-    return a.distance != b.distance ? a.distance < b.distance : a.id < b.id;
-  });
-  return out;
-}
 
-std::vector<FireTarget> nearest_only(std::vector<FireTarget> all) {
-  if (all.empty()) return all;
-  const double d = all.front().distance;
-  std::erase_if(all, [&](const FireTarget& t) { return t.distance > d + kSlack; });
-  return all;
+  // The next target, or nothing when none is left.
+  std::optional<FireTarget> next() {
+    while (!left_.empty()) {
+      std::size_t best = 0;
+      for (std::size_t k = 1; k < left_.size(); ++k) {
+        if (before(left_[k], left_[best])) best = k;
+      }
+      Candidate& c = left_[best];
+      if (!c.measured && measure(c)) continue;
+      std::optional<FireTarget> out;
+      if (c.measured) out = std::move(c.target);
+      left_[best] = std::move(left_.back());
+      left_.pop_back();
+      if (!out) continue;  // out of range or arc
+#ifndef NDEBUG
+      assert(given_ < all_.size() && all_[given_].id == out->id && all_[given_].distance == out->distance);
+      ++given_;
+#endif
+      return out;
+    }
+    assert(given_ == all_.size());
+    return std::nullopt;
+  }
+
+ private:
+  struct Candidate {
+    double key = 0;         // the lower bound until measured, then the gap
+    bool measured = false;  // measured and in range and arc
+    FireTarget target;
+  };
+  // (key, unmeasured first, id): a measured unit comes first only when no
+  // unmeasured one's bound reaches its gap.
+  static bool before(const Candidate& a, const Candidate& b) {
+    if (a.key != b.key) return a.key < b.key;
+    if (a.measured != b.measured) return !a.measured;
+    return a.target.id < b.target.id;
+  }
+  // Measures the unit's gap; false when it is out of [min, max] or the arc.
+  bool measure(Candidate& c) {
+    FireTarget& t = c.target;
+    double d = 0;
+    bool in = false;
+    if (t.kind == PieceKind::kBrigade) {
+      const auto& bases = ctx_.brigade(t.index).bases;
+      d = gap(bases, me_);
+      in = d <= max_ + kSlack && d >= min_ - kSlack && in_arc(me_, bases);
+    } else {
+      const OrientedRect& r = ctx_.gun(t.index).bases.front();
+      d = distance(me_, r);
+      in = d <= max_ + kSlack && d >= min_ - kSlack && rect_in_front_arc(me_, r, kArtilleryArc);
+    }
+    if (!in) return false;
+    t.distance = d;
+    t.band = range_band(d);
+    c.key = d;
+    c.measured = true;
+    return true;
+  }
+
+  FireContext& ctx_;
+  OrientedRect me_;
+  double min_;
+  double max_;
+  std::vector<Candidate> left_;
+#ifndef NDEBUG
+  std::vector<FireTarget> all_;
+  std::size_t given_ = 0;
+#endif
+};
+
+// The nearest of the targets: those within kSlack of the first.
+std::vector<FireTarget> nearest_only(ArcTargets targets) {
+  std::vector<FireTarget> out;
+  while (auto t = targets.next()) {
+    if (!out.empty() && t->distance > out.front().distance + kSlack) break;
+    out.push_back(std::move(*t));
+  }
+  return out;
 }
 
 FirePhase fire_phase(const GameState& s) {
@@ -224,7 +303,7 @@ std::optional<std::string> aim_problem(const GameState& s, FireContext& ctx, con
   if (!in_front_arc(me, p, kArtilleryArc)) return "the aim point must be within 45 degrees of the gun's front";
   if (ctx.controlled(g)) return std::nullopt;
   // Not under control: on the nearest enemy in that band (RULINGS.md).
-  const auto near = nearest_only(enemies_in_arc(s, ctx, g, kIndirectMinRange + kSlack, kIndirectMaxRange));
+  const auto near = nearest_only(ArcTargets(s, ctx, g, kIndirectMinRange + kSlack, kIndirectMaxRange));
   for (const auto& t : near) {
     for (const auto& r : target_bases(s, t)) {
       if (r.contains(p, kSlack)) return std::nullopt;
@@ -473,12 +552,13 @@ std::vector<FireTarget> shootable(const GameState& s, FireContext& ctx, const Gu
   if (fires_indirect(g.weight) || !gun_may_fire(s, ctx, g, phase)) return {};
   std::vector<FireTarget> out;
   std::optional<bool> controlled;
-  for (FireTarget& t : enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase))) {
-    if (nearest_unless_controlled && !out.empty() && t.distance > out.front().distance + kSlack) {
+  ArcTargets targets(s, ctx, g, 0, direct_reach(g, phase));
+  while (auto t = targets.next()) {
+    if (nearest_unless_controlled && !out.empty() && t->distance > out.front().distance + kSlack) {
       if (!controlled) controlled = ctx.controlled(g);
       if (!*controlled) break;
     }
-    if (clear_and_seen(s, ctx, g, t)) out.push_back(std::move(t));
+    if (clear_and_seen(s, ctx, g, *t)) out.push_back(std::move(*t));
   }
   return out;
 }
@@ -498,8 +578,9 @@ std::vector<FireTarget> allowed_in(const GameState& s, FireContext& ctx, const G
 // distance and band), not its sight line and friends' clearance.
 std::optional<FireTarget> answered_target(const GameState& s, FireContext& ctx, const Gun& g, FirePhase phase,
                                           std::string_view id) {
-  for (FireTarget& t : enemies_in_arc(s, ctx, g, 0, direct_reach(g, phase))) {
-    if (t.id == id) return std::move(t);
+  ArcTargets targets(s, ctx, g, 0, direct_reach(g, phase));
+  while (auto t = targets.next()) {
+    if (t->id == id) return t;
   }
   return std::nullopt;
 }
@@ -883,7 +964,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
       if (!gun_may_fire(s, ctx, g, phase)) continue;
       if (fires_indirect(g.weight)) {
         if (phase != FirePhase::kBombardment) continue;
-        if (enemies_in_arc(s, ctx, g, kIndirectMinRange + kSlack, kIndirectMaxRange).empty()) continue;
+        if (!ArcTargets(s, ctx, g, kIndirectMinRange + kSlack, kIndirectMaxRange).next()) continue;
         Decision d;
         d.id = std::string(kAimPrefix) + g.id;
         d.seat = seat_of(g);
