@@ -152,7 +152,11 @@ void ViewRefresh::replace_held(const UnitView* held) {
   const std::size_t place = plan_.size();
   take_held(k);
   update_.changed.push_back(static_cast<std::uint32_t>(place));
-  std::swap(held_.units[k], unit_scratch_);  // the scratch takes the old one's buffers
+#ifndef NDEBUG
+  const UnitView built = unit_scratch_;
+#endif
+  swap(held_.units[k], unit_scratch_);  // the scratch takes the old one's buffers
+  assert(held_.units[k] == built && "swap(UnitView&, UnitView&) leaves out a field");
 }
 
 void ViewRefresh::check_given([[maybe_unused]] int given) {

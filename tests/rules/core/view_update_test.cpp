@@ -67,6 +67,41 @@ TEST(ViewUpdate, ClearingKeepsNoValueOfAnyField) {
   EXPECT_TRUE(t == TerrainView{});
 }
 
+// Every field set, each to a value of its own for `n`.
+UnitView every_field(int n) {
+  const std::string k = std::to_string(n);
+  UnitView u = unit("unit" + k, n);
+  u.kind = n % 2 ? UnitKind::kLeader : UnitKind::kGun;
+  u.side = "side" + k;
+  u.name = "name" + k;
+  u.knowledge = n % 2 ? Knowledge::kSeen : Knowledge::kFriendly;
+  u.troop_type = "type" + k;
+  u.grade = "grade" + k;
+  u.formation = "formation" + k;
+  u.bases.push_back(RectView{{1.0 * n, 2.0 * n}, 1, 2, 3.0 * n});
+  u.base_count = 10u + static_cast<std::uint32_t>(n);
+  u.dps = 20u + static_cast<std::uint32_t>(n);
+  u.status = {"status" + k};
+  u.position = {3.0 * n, 4.0 * n};
+  u.facing_deg = 5.0 * n;
+  u.command = "command" + k;
+  u.wing = "wing" + k;
+  u.last_seen_turn = 30u + static_cast<std::uint32_t>(n);
+  u.rank = "rank" + k;
+  u.attached_to = "attached" + k;
+  return u;
+}
+
+// UnitView's own swap trades every field (a refreshed view swaps each changed
+// unit into its place with it).
+TEST(ViewUpdate, SwappingUnitsTradesEveryField) {
+  UnitView a = every_field(1);
+  UnitView b = every_field(2);
+  swap(a, b);
+  EXPECT_TRUE(a == every_field(2));
+  EXPECT_TRUE(b == every_field(1));
+}
+
 TEST(ViewUpdate, NothingChangedButTheHeader) {
   View held = table({unit("a", 1), unit("b", 2)});
   View now = held;
