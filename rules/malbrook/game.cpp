@@ -87,13 +87,12 @@ Result<Resolution> MalbrookGame::resolve(const std::vector<Answer>& answers, Dic
 std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& events, std::string_view seat,
                                                       const ViewSettings& settings) const {
   const bool umpire = seat == kUmpireSeat;
-  // seen[i]: the seat is shown piece i of the table's scene.
-  std::vector<char> seen;
-  const SightTable* sight = nullptr;
+  // Whether the seat is shown piece i of the table's scene, asked only of
+  // the events' subjects.
+  std::optional<ShownTo> shown_to;
   if (!umpire) {
-    sight = &this->sight(sight_grain(settings));
-    seen.assign(sight->scene.refs.size(), 0);
-    for_each_shown(state_, *sight, seat, settings, [&](std::size_t i, Knowledge) { seen[i] = 1; });
+    const SightTable* sight = &this->sight(sight_grain(settings));
+    shown_to.emplace(state_, *sight, seat, settings);
     if (piece_ids_of_ != sight_) {
       piece_ids_.clear();
       piece_ids_.reserve(sight->scene.refs.size());
@@ -107,7 +106,7 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
   // kind of piece; the lookup does not rely on them being unique across kinds).
   auto seen_id = [&](const std::string& id) {
     const auto [from, to] = piece_ids_.equal_range(id);
-    return std::any_of(from, to, [&](const auto& entry) { return seen[entry.second] != 0; });
+    return std::any_of(from, to, [&](const auto& entry) { return (*shown_to)(entry.second).has_value(); });
   };
   std::vector<std::size_t> out;
   for (std::size_t i = 0; i < events.size(); ++i) {

@@ -176,59 +176,38 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
   return view_for(s, *sight_table(s, sight_grain(settings)), seat_id, settings);
 }
 
-void for_each_shown(const GameState& s, const SightTable& sight, std::string_view seat_id,
-                    const ViewSettings& settings, const std::function<void(std::size_t, Knowledge)>& shown) {
+ShownTo::ShownTo(const GameState& s, const SightTable& sight, std::string_view seat_id, const ViewSettings& settings)
+    : state_(s), sight_(&sight), side_shared_(settings.side_shared_vision) {
   if (!sight.serves(sight_grain(settings))) {
     // A side's table cannot tell one wing's sight from another's.
-    for_each_shown(s, *sight_table(s, sight_grain(settings)), seat_id, settings, shown);
-    return;
+    own_ = sight_table(s, sight_grain(settings));
+    sight_ = own_.get();
   }
-  const std::vector<Seat>& seats = sight.seats;
+  const std::vector<Seat>& seats = sight_->seats;
   auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
   if (it == seats.end() || it->role == SeatRole::kSpectator) return;
-  const Seat& seat = *it;
-
-  const MalbrookScene& scene = sight.scene;
-  const std::vector<SeatMask>* seen_by = nullptr;  // set for every seat but the umpire
-  SeatMask mine = 0;
-  if (seat.role != SeatRole::kUmpire) {
+  shown_nothing_ = false;
+  umpire_ = it->role == SeatRole::kUmpire;
+  side_ = it->side;
+  if (!umpire_) {
     // The seat's own eyes, and with side-shared vision its whole side's.
     for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
-      const bool own = seats[i].id == seat.id;
-      const bool shared = settings.side_shared_vision && seats[i].side == seat.side;
-      if (own || shared) mine |= SeatMask{1} << i;
+      const bool own = seats[i].id == it->id;
+      const bool shared = side_shared_ && seats[i].side == it->side;
+      if (own || shared) mine_ |= SeatMask{1} << i;
     }
-    seen_by = &sight.seen_by;
   }
-
   // The seat's own pieces are those the scene gives it as owner (one
   // comparison a piece, where asking `commands` compares seat names).
-  const auto seat_at = static_cast<std::uint32_t>(it - seats.begin());
-  for (std::size_t i = 0; i < scene.refs.size(); ++i) {
-    const PieceRef ref = scene.refs[i];
-    if (seat.role == SeatRole::kUmpire) {
-      shown(i, Knowledge::kUmpire);
-      continue;
-    }
-    const std::string* side = nullptr;
-    switch (ref.kind) {
-      case PieceKind::kBrigade:
-      case PieceKind::kHorseHolders: side = &s.brigades[ref.index].army; break;
-      case PieceKind::kGun: side = &s.guns[ref.index].army; break;
-      case PieceKind::kLeader: side = &s.leaders[ref.index].army; break;
-      case PieceKind::kMessenger: side = &s.messengers[ref.index].army; break;
-    }
-    const bool own = scene.owners[i] == seat_at;
-    const bool seen = ((*seen_by)[i] & mine) != 0;
-    if (own) {
-      shown(i, Knowledge::kOwn);
-    } else if (*side == seat.side) {
-      // Messengers of the seat's own side are always shown (RULINGS.md R23).
-      if (!settings.side_shared_vision && !seen && ref.kind != PieceKind::kMessenger) continue;
-      shown(i, Knowledge::kFriendly);
-    } else if (seen) {
-      shown(i, Knowledge::kSeen);
-    }
+  seat_at_ = static_cast<std::uint32_t>(it - seats.begin());
+}
+
+void for_each_shown(const GameState& s, const SightTable& sight, std::string_view seat_id,
+                    const ViewSettings& settings, const std::function<void(std::size_t, Knowledge)>& shown) {
+  const ShownTo to(s, sight, seat_id, settings);
+  const std::size_t n = to.sight().scene.refs.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (const auto k = to(i)) shown(i, *k);
   }
 }
 

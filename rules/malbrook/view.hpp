@@ -1,6 +1,9 @@
 #pragma once
 // What a seat may see: the one path (ARCHITECTURE.md, "Hidden information").
+#include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +45,56 @@ void refresh_view(const GameState& state, const SightTable& sight, std::string_v
 // seat may learn of without building every unit's view.
 void for_each_shown(const GameState& state, const SightTable& sight, std::string_view seat,
                     const ViewSettings& settings, const std::function<void(std::size_t, Knowledge)>& shown);
+
+// for_each_shown's test one piece at a time: whether the seat is shown piece
+// `i` of sight.scene, and with what knowledge. The event filter asks it only
+// of its events' subjects. Holds references to its arguments.
+class ShownTo {
+ public:
+  ShownTo(const GameState& state, const SightTable& sight, std::string_view seat, const ViewSettings& settings);
+  // Nothing when the piece is not shown (or the seat is unknown or a spectator).
+  std::optional<Knowledge> operator()(std::size_t i) const;
+  // The table asked (a seat's own when `sight` could not tell wings apart).
+  const SightTable& sight() const { return *sight_; }
+
+ private:
+  const GameState& state_;
+  std::shared_ptr<const SightTable> own_;  // worked out when `sight` does not serve
+  const SightTable* sight_ = nullptr;
+  bool shown_nothing_ = true;
+  bool umpire_ = false;
+  bool side_shared_ = false;
+  std::string_view side_;
+  SeatMask mine_ = 0;
+  std::uint32_t seat_at_ = 0;
+};
+
+// Inline: for_each_shown asks it of every piece.
+inline std::optional<Knowledge> ShownTo::operator()(std::size_t i) const {
+  if (shown_nothing_) return std::nullopt;
+  if (umpire_) return Knowledge::kUmpire;
+  const MalbrookScene& scene = sight_->scene;
+  const PieceRef ref = scene.refs[i];
+  const std::string* side = nullptr;
+  switch (ref.kind) {
+    case PieceKind::kBrigade:
+    case PieceKind::kHorseHolders: side = &state_.brigades[ref.index].army; break;
+    case PieceKind::kGun: side = &state_.guns[ref.index].army; break;
+    case PieceKind::kLeader: side = &state_.leaders[ref.index].army; break;
+    case PieceKind::kMessenger: side = &state_.messengers[ref.index].army; break;
+  }
+  const bool own = scene.owners[i] == seat_at_;
+  const bool seen = (sight_->seen_by[i] & mine_) != 0;
+  if (own) return Knowledge::kOwn;
+  if (*side == side_) {
+    // Messengers of the seat's own side are always shown (RULINGS.md R23).
+    if (!side_shared_ && !seen && ref.kind != PieceKind::kMessenger) return std::nullopt;
+    return Knowledge::kFriendly;
+  }
+  if (seen) return Knowledge::kSeen;
+  return std::nullopt;
+}
+
 // The id a piece has in views (UnitView::id).
 std::string shown_id(const GameState& state, PieceRef ref);
 inline std::string horse_holder_id(const Brigade& b) { return b.id + "/horse-holders"; }
