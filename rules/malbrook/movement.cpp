@@ -629,8 +629,8 @@ struct Plan {
 // `polys` (where it ends, or a step's sweep): formed or unformed foot on the
 // table, not routing, retiring or surrendered, whose 1" zone `polys` reach,
 // that the mover did not start within 1" of, and that did not fire on it last
-// turn ("may move freely").
-// The foot's indices in the state `zones` were laid out for.
+// turn ("may move freely"). Gives their indices in `s`, the state `zones`
+// were laid out for.
 std::vector<std::size_t> flanking_foot(const GameState& s, const MusketZones& zones, const Brigade& mover,
                                        const Pose& start, const std::vector<Polygon>& polys) {
   std::vector<std::size_t> out;
