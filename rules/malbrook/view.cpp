@@ -57,8 +57,9 @@ void terrain_view(TerrainView& t, const GameState& s, const Feature& f) {
 // it stands. Inlined into each describer: a call of its own per unit cost
 // 1% of a big-battle turn.
 template <class Out>
-[[gnu::always_inline]] inline void placed(Out& u, std::string_view id, UnitKind kind, std::string_view side, Knowledge k, Vec2 position,
-            double facing_deg, const std::vector<OrientedRect>& bases, std::uint32_t base_count) {
+[[gnu::always_inline]] inline void placed(Out& u, std::string_view id, UnitKind kind, std::string_view side,
+                                          Knowledge k, Vec2 position, double facing_deg,
+                                          const std::vector<OrientedRect>& bases, std::uint32_t base_count) {
   u.text(&UnitView::id, id);
   u.value(&UnitView::kind, kind);
   u.text(&UnitView::side, side);
@@ -233,22 +234,24 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
   v.turn_limit = s.turn_limit;
   v.sides.clear();
   for (const auto& a : s.armies) v.sides.push_back({a.id, a.name, a.id == s.attacker});
-  v.side.clear();
-  const auto& seats = sight.seats;
-  auto it = std::find_if(seats.begin(), seats.end(), [&](const Seat& x) { return x.id == seat_id; });
-  if (it != seats.end() && it->role != SeatRole::kSpectator) v.side = it->side;
+  const ShownTo shown(s, sight, seat_id, settings);
+  v.side = shown.side();
 
   ViewRefresh refresh(v, update);
   for (const auto& f : s.features) {
     terrain_view(refresh.next_terrain(), s, f);
     refresh.place_terrain();
   }
-  refresh.expect_units(sight.scene.refs.size());  // at most every piece
+  const MalbrookScene& scene = shown.sight().scene;
+  refresh.expect_units(scene.refs.size());  // at most every piece
   // Each unit is compared with the one the view holds before it is built
   // (ViewRefresh::give_unit): most are unchanged, and are not built at all.
-  for_each_shown(s, sight, seat_id, settings, [&](std::size_t i, Knowledge k) {
-    const PieceRef ref = sight.scene.refs[i];
-    const auto& bases = sight.scene.scene.objects[i].bases;
+  for (std::size_t i = 0; i < scene.refs.size(); ++i) {
+    const std::optional<Knowledge> known = shown(i);
+    if (!known) continue;
+    const Knowledge k = *known;
+    const PieceRef ref = scene.refs[i];
+    const auto& bases = scene.scene.objects[i].bases;
     switch (ref.kind) {
       case PieceKind::kBrigade: {
         const Brigade& b = s.brigades[ref.index];
@@ -277,7 +280,7 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
         break;
       }
     }
-  });
+  }
   refresh.finish();
 }
 

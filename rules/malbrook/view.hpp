@@ -47,8 +47,9 @@ void for_each_shown(const GameState& state, const SightTable& sight, std::string
                     const ViewSettings& settings, const std::function<void(std::size_t, Knowledge)>& shown);
 
 // for_each_shown's test one piece at a time: whether the seat is shown piece
-// `i` of sight.scene, and with what knowledge. The event filter asks it only
-// of its events' subjects. Holds references to its arguments.
+// `i` of sight.scene, and with what knowledge. The views ask it of every
+// piece, the event filter only of its events' subjects. Holds references to
+// its arguments.
 class ShownTo {
  public:
   ShownTo(const GameState& state, const SightTable& sight, std::string_view seat, const ViewSettings& settings);
@@ -56,6 +57,8 @@ class ShownTo {
   std::optional<Knowledge> operator()(std::size_t i) const;
   // The table asked (a seat's own when `sight` could not tell wings apart).
   const SightTable& sight() const { return *sight_; }
+  // The seat's side; empty for an unknown seat or a spectator.
+  std::string_view side() const { return side_; }
 
  private:
   const GameState& state_;
