@@ -251,6 +251,14 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
                            const std::vector<Answer>& answers, Dice& dice,
                            const std::map<std::string, Answer, std::less<>>* checked, const MoveChecks* moves) {
   if (finished(state)) return reject("game_over", "The game is over.");
+  // A step's answers are all checked on one state: without the caller's
+  // MoveChecks, every order would lay the whole field out again, and every
+  // leader's actions the enemy's outlines (the replay tools and the bot
+  // resolve without a game's caches).
+  std::optional<MoveChecks> own_moves;
+  if (moves == nullptr && state.phase == Phase::kMovement) moves = &own_moves.emplace(state);
+  std::optional<CommandChecks> commands;
+  if (state.phase == Phase::kCommand && state.command_stage == CommandStage::kActions) commands.emplace(state);
   std::set<std::string> answered;
   for (const auto& a : answers) {
     if (!answered.insert(a.decision_id).second) {
@@ -260,7 +268,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
       const auto it = checked->find(a.decision_id);
       if (it != checked->end() && it->second == a) continue;
     }
-    if (auto ok = check_against(state, owed, a, moves); !ok) return ok.error();
+    if (auto ok = check_against(state, owed, a, moves, commands ? &*commands : nullptr); !ok) return ok.error();
   }
   for (const auto& d : owed) {
     if (answered.count(d.id) == 0) {

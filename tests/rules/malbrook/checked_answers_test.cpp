@@ -9,7 +9,9 @@
 #include <string>
 
 #include "rules/core/dice.hpp"
+#include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/game.hpp"
+#include "rules/malbrook/movement.hpp"
 #include "tests/rules/malbrook/bot.hpp"
 #include "tests/rules/malbrook/golden_files.hpp"
 
@@ -72,6 +74,53 @@ TEST(CheckedAnswers, AnAnswerChangedAfterItWasAcceptedIsCheckedAgain) {
       ASSERT_FALSE(refused);
       EXPECT_FALSE(refused.error().reason.empty());
       EXPECT_EQ(game.state_hash(), before);
+      return;
+    }
+    s = std::move(r->next);
+  }
+  FAIL() << "no movement orders in 120 steps of the demo";
+}
+
+// resolve() without a game checks a step's orders through one MoveChecks of
+// its own (engine.cpp): an order beyond its roll is still refused, with the
+// check's reason, and nothing changes.
+TEST(CheckedAnswers, AnUncheckedResolveRefusesAnOrderBeyondItsRoll) {
+  GameState s = demo(4);
+  test::Bot bot(4);
+  for (int step = 0; step < 120 && !finished(s); ++step) {
+    std::vector<Answer> used;
+    auto r = test::resolve_bot_step(s, bot.answers(s), &used);
+    ASSERT_TRUE(r) << r.error().reason;
+    if (s.phase == Phase::kMovement && has_order(used)) {
+      auto changed = used;
+      std::string unit;
+      for (auto& a : changed) {
+        if (a.decision_id.rfind("move/", 0) == 0 && !a.steps.empty()) {
+          a.steps.front().action = "forward";
+          a.steps.front().distance = 1000;  // far beyond any roll
+          unit = a.decision_id;
+          break;
+        }
+      }
+      const auto before = state_hash(s);
+      const Decision* d = nullptr;
+      const auto owed = pending(s);
+      for (const auto& o : owed) {
+        if (o.id == unit) d = &o;
+      }
+      ASSERT_NE(d, nullptr);
+      const Answer* bad = nullptr;
+      for (const auto& a : changed) {
+        if (a.decision_id == unit) bad = &a;
+      }
+      const auto verdict = movement_check(s, *d, *bad);
+      ASSERT_FALSE(verdict);
+      KeyedDice dice(s.seed, s.step);
+      auto refused = resolve(s, changed, dice);
+      ASSERT_FALSE(refused);
+      EXPECT_EQ(refused.error().code, verdict.error().code);
+      EXPECT_EQ(refused.error().reason, verdict.error().reason);
+      EXPECT_EQ(state_hash(s), before);
       return;
     }
     s = std::move(r->next);
