@@ -33,12 +33,14 @@ class EnemyOutlines {
     if (!built_) build();
     const Aabb box = stand.bounds();
     double best = std::numeric_limits<double>::infinity();
-    for (const auto& o : outlines_) {
-      if (o.army == army) continue;
-      // The boxes' gap is a lower bound of the rectangles': one further than
-      // the best so far (with room for rounding) cannot change the minimum.
-      if (box.distance_to(o.box) > best + 1e-6) continue;
-      best = std::min(best, distance(stand, o.rect));
+    for (const auto& g : groups_) {
+      if (g.army == army) continue;
+      for (const auto& o : g.outlines) {
+        // The boxes' gap is a lower bound of the rectangles': one further than
+        // the best so far (with room for rounding) cannot change the minimum.
+        if (box.distance_to(o.box) > best + 1e-6) continue;
+        best = std::min(best, distance(stand, o.rect));
+      }
     }
     return best;
   }
@@ -49,33 +51,45 @@ class EnemyOutlines {
   bool farther_than(std::string_view army, const OrientedRect& stand, double limit) {
     if (!built_) build();
     const Aabb box = stand.bounds();
-    for (const auto& o : outlines_) {
-      if (o.army == army || box.distance_to(o.box) > limit + 1e-6) continue;
-      if (distance(stand, o.rect) <= limit) return false;
+    for (const auto& g : groups_) {
+      if (g.army == army) continue;
+      for (const auto& o : g.outlines) {
+        if (box.distance_to(o.box) > limit + 1e-6) continue;
+        if (distance(stand, o.rect) <= limit) return false;
+      }
     }
     return true;
   }
 
-  // A leader's move allowance (leader_move_allowance).
+  // A leader's move allowance (leader_move_allowance): its stand where it
+  // starts and where it ends, laid out as footprint() lays out a leader.
   double allowance(const Leader& l, Vec2 from, Vec2 to) {
-    Leader at = l;
-    at.position = from;
-    const bool far_start = farther_than(l.army, footprint(at), kLeaderDoubleBeyond);
-    at.position = to;
-    const bool far_end = far_start && farther_than(l.army, footprint(at), kLeaderDoubleBeyond);
+    const BaseSize size = leader_base_size(l.rank);
+    const auto stand = [&](Vec2 at) { return OrientedRect::from_front_mid(at, size.width, size.depth, l.facing_deg); };
+    const bool far_start = farther_than(l.army, stand(from), kLeaderDoubleBeyond);
+    const bool far_end = far_start && farther_than(l.army, stand(to), kLeaderDoubleBeyond);
     return far_start && far_end ? 2 * kLeaderMove : kLeaderMove;
   }
 
  private:
   struct Outline {
-    std::string army;
     OrientedRect rect;
     Aabb box;
+  };
+  // The outlines by army: a question about one army's enemies compares the
+  // army once per army, not once per piece.
+  struct Group {
+    std::string army;
+    std::vector<Outline> outlines;
   };
 
   void build() {
     built_ = true;
-    auto add = [&](const std::string& army, const OrientedRect& r) { outlines_.push_back({army, r, r.bounds()}); };
+    auto add = [&](const std::string& army, const OrientedRect& r) {
+      auto g = std::find_if(groups_.begin(), groups_.end(), [&](const Group& x) { return x.army == army; });
+      if (g == groups_.end()) g = groups_.insert(groups_.end(), Group{army, {}});
+      g->outlines.push_back({r, r.bounds()});
+    };
     for (const auto& b : s_.brigades) {
       if (b.has(Status::kDestroyed) || b.has(Status::kSurrendered) || b.bases == 0) continue;
       for (const auto& r : footprint(b)) add(b.army, r);
@@ -88,7 +102,7 @@ class EnemyOutlines {
 
   const GameState& s_;
   bool built_ = false;
-  std::vector<Outline> outlines_;
+  std::vector<Group> groups_;
 };
 
 constexpr double kSlack = 1e-6;  // absorbs rounding in "up to 6 inches"
