@@ -193,6 +193,7 @@ class MusketZones {
 class Field {
  public:
   explicit Field(const GameState& s) : s_(s), zones_(s) {
+    bodies_.reserve(s.brigades.size() + s.guns.size());
     for (std::size_t i = 0; i < s.brigades.size(); ++i) {
       if (on_table(s.brigades[i])) bodies_.push_back(make_body(s.brigades[i], i));
     }
