@@ -503,11 +503,18 @@ Vec2 OrientedRect::rear_left() const { return center - forward() * (depth / 2) -
 Vec2 OrientedRect::rear_right() const { return center - forward() * (depth / 2) + right() * (width / 2); }
 Vec2 OrientedRect::front_mid() const { return center + forward() * (depth / 2); }
 Vec2 OrientedRect::rear_mid() const { return center - forward() * (depth / 2); }
-std::array<Vec2, 4> OrientedRect::corners() const {
-  const Vec2 f = forward() * (depth / 2);
-  const Vec2 r = right() * (width / 2);
-  return {center + f - r, center + f + r, center - f + r, center - f - r};
+namespace {
+
+// corners() with the rectangle's forward and right units already at hand.
+std::array<Vec2, 4> corners_from_units(const OrientedRect& o, Vec2 forward, Vec2 right) {
+  const Vec2 f = forward * (o.depth / 2);
+  const Vec2 r = right * (o.width / 2);
+  return {o.center + f - r, o.center + f + r, o.center - f + r, o.center - f - r};
 }
+
+}  // namespace
+
+std::array<Vec2, 4> OrientedRect::corners() const { return corners_from_units(*this, forward(), right()); }
 Segment OrientedRect::front_edge() const { return {front_left(), front_right()}; }
 Segment OrientedRect::rear_edge() const { return {rear_left(), rear_right()}; }
 Segment OrientedRect::left_flank() const { return {front_left(), rear_left()}; }
@@ -994,8 +1001,17 @@ OrientedRect envelope(std::span<const OrientedRect> bases, double facing_deg) {
   const Vec2 f = facing_unit(facing_deg);
   const Vec2 r = facing_unit(facing_deg + 90);
   double lmin = kInf, lmax = -kInf, amin = kInf, amax = -kInf;
+  // A base's corners from its units, worked out once for a run of bases that
+  // face alike (the same facing gives the same units, so the same corners).
+  double units_of = facing_deg;
+  Vec2 bf = f, br = r;
   for (const auto& b : bases) {
-    for (Vec2 c : b.corners()) {
+    if (b.facing_deg != units_of) {
+      units_of = b.facing_deg;
+      bf = b.forward();
+      br = b.right();
+    }
+    for (Vec2 c : corners_from_units(b, bf, br)) {
       lmin = std::min(lmin, dot(c, r));
       lmax = std::max(lmax, dot(c, r));
       amin = std::min(amin, dot(c, f));
