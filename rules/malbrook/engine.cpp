@@ -257,8 +257,8 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
   // resolve without a game's caches).
   std::optional<MoveChecks> own_moves;
   if (moves == nullptr && state.phase == Phase::kMovement) moves = &own_moves.emplace(state);
-  std::optional<CommandChecks> commands;
-  if (state.phase == Phase::kCommand && state.command_stage == CommandStage::kActions) commands.emplace(state);
+  std::optional<CommandChecks> own_commands;
+  if (state.phase == Phase::kCommand && state.command_stage == CommandStage::kActions) own_commands.emplace(state);
   std::set<std::string> answered;
   for (const auto& a : answers) {
     if (!answered.insert(a.decision_id).second) {
@@ -268,7 +268,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
       const auto it = checked->find(a.decision_id);
       if (it != checked->end() && it->second == a) continue;
     }
-    if (auto ok = check_against(state, owed, a, moves, commands ? &*commands : nullptr); !ok) return ok.error();
+    if (auto ok = check_against(state, owed, a, moves, own_commands ? &*own_commands : nullptr); !ok) return ok.error();
   }
   for (const auto& d : owed) {
     if (answered.count(d.id) == 0) {
