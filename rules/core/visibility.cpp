@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cassert>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace galloper::rules {
 namespace {
@@ -422,6 +424,15 @@ struct Prepared {
   // stretch of that cover or enters that hill.
   std::vector<std::uint8_t> pt_in_cover;
   std::vector<double> pt_hill_top;
+  // The objects of the prepare before, while this one copies from them.
+  struct PreparedObjects {
+    std::vector<Obj> objs;
+    std::vector<Quad> quads;
+    std::vector<Vec2> points;
+    std::vector<std::uint8_t> pt_in_cover;
+    std::vector<double> pt_hill_top;
+  } prev;
+  std::shared_ptr<const int> prepared_token;  // prepare(): these objects' token
   std::vector<Cover> covers;
   std::vector<HillB> hills;
   std::vector<SeatMask> seen;
@@ -818,9 +829,10 @@ struct Prepared {
     }
   }
 
-  void prepare_terrain(const TerrainMap& terrain) {
+  // True when the terrain is the one already prepared (kept as it was).
+  bool prepare_terrain(const TerrainMap& terrain) {
     key_of(terrain, terrain_key_next);
-    if (terrain_ready && terrain_key_next == terrain_key) return;
+    if (terrain_ready && terrain_key_next == terrain_key) return true;
     terrain_ready = true;
     terrain_key.swap(terrain_key_next);
     covers.clear();
@@ -841,107 +853,197 @@ struct Prepared {
       hills.push_back({&poly, b, (b.min + b.max) * 0.5, half_diagonal(b), hs[i].elevation, i});
     }
     build_screens();
+    return false;
   }
 
-  void prepare(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& r) {
+  // Prepares the scene's objects. `last` (with `last_index`, as compute_from
+  // takes them): when this engine's objects are the ones `last` was worked
+  // out on, an object equal to its last self keeps what was prepared for it
+  // then. What prepare works out for an object depends on nothing but the
+  // object and the terrain, so the copy is what preparing it again gives
+  // (debug builds prepare it again and check).
+  void prepare(const Scene& scene, const TerrainMap& terrain, const VisibilityRules& r,
+               const SightRecord* last = nullptr, std::span<const std::uint32_t> last_index = {}) {
     rules = &r;
     over_for = UINT32_MAX;  // `over` belongs to the last table's observer
+    const bool terrain_kept = prepare_terrain(terrain);
+    const bool reuse = last != nullptr && terrain_kept && prepared_token != nullptr &&
+                       last->prepared == prepared_token && last_index.size() == scene.objects.size() &&
+                       last->scene.objects.size() == objs.size();
+    if (reuse) {
+      objs.swap(prev.objs);
+      quads.swap(prev.quads);
+      points.swap(prev.points);
+      pt_in_cover.swap(prev.pt_in_cover);
+      pt_hill_top.swap(prev.pt_hill_top);
+    }
     objs.clear();
     quads.clear();
     points.clear();
-    prepare_terrain(terrain);
-    for (const auto& o : scene.objects) {
-      Obj ob;
-      ob.block = block_class(o);
-      ob.q0 = static_cast<std::uint32_t>(quads.size());
-      // One envelope per object: whether its bases make one body, its sight points.
-      // (A single base needs none: it is its own quad, seen at its centre.)
-      const OrientedRect env = o.bases.size() < 2 ? OrientedRect{} : envelope(o.bases, o.bases[0].facing_deg);
-      double covered = 0;
-      for (const auto& b : o.bases) covered += b.width * b.depth;
-      const bool contiguous = o.bases.size() > 1 && covered >= env.width * env.depth * 0.999;
-      if (contiguous) {
-        quads.push_back(make_quad(env));  // one body, one quad: no seams to see along
+    pt_in_cover.clear();
+    pt_hill_top.clear();
+    for (std::size_t i = 0; i < scene.objects.size(); ++i) {
+      const SceneObject& o = scene.objects[i];
+      const std::uint32_t j = reuse ? last_index[i] : kNewObject;
+      if (j < prev.objs.size() && o == last->scene.objects[j]) {
+        add_prepared(j);
+#ifndef NDEBUG
+        check_prepared(o);
+#endif
       } else {
-        for (const auto& b : o.bases) quads.push_back(make_quad(b));
+        add_object(o);
       }
-      ob.q1 = static_cast<std::uint32_t>(quads.size());
-      for (std::uint32_t q = ob.q0; q < ob.q1; ++q) {
-        for (Vec2 c : quads[q].c) ob.box.add(c);
-      }
-      ob.p0 = static_cast<std::uint32_t>(points.size());
-      if (o.sight_points.empty()) {
-        // As default_sight_points, from the envelope already at hand.
-        if (o.bases.size() == 1) {
-          points.push_back(o.bases[0].center);
-        } else if (contiguous) {
-          for (Vec2 p : envelope_points(env)) points.push_back(p);
-        } else if (!o.bases.empty()) {
-          for (const auto& b : o.bases) points.push_back(b.center);
-          const auto corners = envelope_points(env);
-          points.insert(points.end(), corners.begin() + 1, corners.end());
-        }
-      } else {
-        points.insert(points.end(), o.sight_points.begin(), o.sight_points.end());
-      }
-      ob.p1 = static_cast<std::uint32_t>(points.size());
-      if (o.sight_points.empty() && ob.p1 - ob.p0 >= 5) {
-        // default_sight_points: centre + 4 corners, or centres + 4 corners.
-        ob.hull0 = (o.bases.size() == 1 || contiguous) ? ob.p0 + 1 : ob.p1 - 4;
-        ob.hull_n = 4;
-      } else if (o.sight_points.empty() && ob.p1 - ob.p0 == 1) {
-        ob.hull0 = ob.p0;
-        ob.hull_n = 1;
-      }
-      bool all_in_cover = ob.p1 > ob.p0;
-      pt_in_cover.resize(points.size());
-      pt_hill_top.resize(points.size());
-      for (std::uint32_t i = ob.p0; i < ob.p1; ++i) ob.pts_box.add(points[i]);
-      // Only woods, towns and hills whose boxes meet the point box can hold a point.
-      near_covers.clear();
-      for (const auto& c : covers) {
-        if (c.box.intersects(ob.pts_box)) near_covers.push_back(&c);
-      }
-      near_hills.clear();
-      for (const auto& h : hills) {
-        if (h.box.intersects(ob.pts_box)) near_hills.push_back(&h);
-      }
-      for (std::uint32_t i = ob.p0; i < ob.p1; ++i) {
-        bool in = false;
-        for (const Cover* c : near_covers) {
-          if (c->box.contains(points[i]) && strictly_inside(*c->poly, points[i])) {
-            in = true;
-            break;
-          }
-        }
-        pt_in_cover[i] = in ? 1 : 0;
-        if (!in) all_in_cover = false;
-        double top = 0;
-        for (const HillB* h : near_hills) {
-          if (h->elevation > top && h->box.contains(points[i]) && strictly_inside(*h->poly, points[i])) top = h->elevation;
-        }
-        pt_hill_top[i] = top;
-      }
-      ob.cen = (ob.box.min + ob.box.max) * 0.5;
-      ob.rad = half_diagonal(ob.box);
-      ob.pcen = (ob.pts_box.min + ob.pts_box.max) * 0.5;
-      ob.prad = half_diagonal(ob.pts_box);
-      ob.elevation = o.elevation;
-      ob.sig_high = o.significantly_high;
-      ob.edge = o.at_cover_edge;
-      ob.shot = o.shot_this_turn;
-      // Troops at an edge may see out, and be seen when they shoot; anyone
-      // else with every sight point in cover is bound by the cover ranges.
-      ob.cover_bound_observer = all_in_cover && !ob.edge;
-      ob.cover_bound_target = all_in_cover && !(ob.edge && ob.shot);
-      ob.seats = o.observer_for;
-      ob.id = o.id;
-      objs.push_back(ob);
     }
+    // A token of these objects: a record filled from them (fill) matches
+    // them until the next prepare.
+    prepared_token = std::make_shared<const int>(0);
     max_prad = 0;
     for (const auto& ob : objs) max_prad = std::max(max_prad, ob.prad);
     reset_shadows();
   }
+
+  // Prepares one object: its quads, sight points and their terrain.
+  void add_object(const SceneObject& o) {
+    Obj ob;
+    ob.block = block_class(o);
+    ob.q0 = static_cast<std::uint32_t>(quads.size());
+    // One envelope per object: whether its bases make one body, its sight points.
+    // (A single base needs none: it is its own quad, seen at its centre.)
+    const OrientedRect env = o.bases.size() < 2 ? OrientedRect{} : envelope(o.bases, o.bases[0].facing_deg);
+    double covered = 0;
+    for (const auto& b : o.bases) covered += b.width * b.depth;
+    const bool contiguous = o.bases.size() > 1 && covered >= env.width * env.depth * 0.999;
+    if (contiguous) {
+      quads.push_back(make_quad(env));  // one body, one quad: no seams to see along
+    } else {
+      for (const auto& b : o.bases) quads.push_back(make_quad(b));
+    }
+    ob.q1 = static_cast<std::uint32_t>(quads.size());
+    for (std::uint32_t q = ob.q0; q < ob.q1; ++q) {
+      for (Vec2 c : quads[q].c) ob.box.add(c);
+    }
+    ob.p0 = static_cast<std::uint32_t>(points.size());
+    if (o.sight_points.empty()) {
+      // As default_sight_points, from the envelope already at hand.
+      if (o.bases.size() == 1) {
+        points.push_back(o.bases[0].center);
+      } else if (contiguous) {
+        for (Vec2 p : envelope_points(env)) points.push_back(p);
+      } else if (!o.bases.empty()) {
+        for (const auto& b : o.bases) points.push_back(b.center);
+        const auto corners = envelope_points(env);
+        points.insert(points.end(), corners.begin() + 1, corners.end());
+      }
+    } else {
+      points.insert(points.end(), o.sight_points.begin(), o.sight_points.end());
+    }
+    ob.p1 = static_cast<std::uint32_t>(points.size());
+    if (o.sight_points.empty() && ob.p1 - ob.p0 >= 5) {
+      // default_sight_points: centre + 4 corners, or centres + 4 corners.
+      ob.hull0 = (o.bases.size() == 1 || contiguous) ? ob.p0 + 1 : ob.p1 - 4;
+      ob.hull_n = 4;
+    } else if (o.sight_points.empty() && ob.p1 - ob.p0 == 1) {
+      ob.hull0 = ob.p0;
+      ob.hull_n = 1;
+    }
+    bool all_in_cover = ob.p1 > ob.p0;
+    pt_in_cover.resize(points.size());
+    pt_hill_top.resize(points.size());
+    for (std::uint32_t i = ob.p0; i < ob.p1; ++i) ob.pts_box.add(points[i]);
+    // Only woods, towns and hills whose boxes meet the point box can hold a point.
+    near_covers.clear();
+    for (const auto& c : covers) {
+      if (c.box.intersects(ob.pts_box)) near_covers.push_back(&c);
+    }
+    near_hills.clear();
+    for (const auto& h : hills) {
+      if (h.box.intersects(ob.pts_box)) near_hills.push_back(&h);
+    }
+    for (std::uint32_t i = ob.p0; i < ob.p1; ++i) {
+      bool in = false;
+      for (const Cover* c : near_covers) {
+        if (c->box.contains(points[i]) && strictly_inside(*c->poly, points[i])) {
+          in = true;
+          break;
+        }
+      }
+      pt_in_cover[i] = in ? 1 : 0;
+      if (!in) all_in_cover = false;
+      double top = 0;
+      for (const HillB* h : near_hills) {
+        if (h->elevation > top && h->box.contains(points[i]) && strictly_inside(*h->poly, points[i])) top = h->elevation;
+      }
+      pt_hill_top[i] = top;
+    }
+    ob.cen = (ob.box.min + ob.box.max) * 0.5;
+    ob.rad = half_diagonal(ob.box);
+    ob.pcen = (ob.pts_box.min + ob.pts_box.max) * 0.5;
+    ob.prad = half_diagonal(ob.pts_box);
+    ob.elevation = o.elevation;
+    ob.sig_high = o.significantly_high;
+    ob.edge = o.at_cover_edge;
+    ob.shot = o.shot_this_turn;
+    // Troops at an edge may see out, and be seen when they shoot; anyone
+    // else with every sight point in cover is bound by the cover ranges.
+    ob.cover_bound_observer = all_in_cover && !ob.edge;
+    ob.cover_bound_target = all_in_cover && !(ob.edge && ob.shot);
+    ob.seats = o.observer_for;
+    ob.id = o.id;
+    objs.push_back(ob);
+  }
+
+  // The last prepare's object j, placed after the objects prepared so far.
+  void add_prepared(std::uint32_t j) {
+    Obj ob = prev.objs[j];
+    const auto q_shift = static_cast<std::int64_t>(quads.size()) - ob.q0;
+    const auto p_shift = static_cast<std::int64_t>(points.size()) - ob.p0;
+    quads.insert(quads.end(), prev.quads.begin() + ob.q0, prev.quads.begin() + ob.q1);
+    points.insert(points.end(), prev.points.begin() + ob.p0, prev.points.begin() + ob.p1);
+    pt_in_cover.insert(pt_in_cover.end(), prev.pt_in_cover.begin() + ob.p0, prev.pt_in_cover.begin() + ob.p1);
+    pt_hill_top.insert(pt_hill_top.end(), prev.pt_hill_top.begin() + ob.p0, prev.pt_hill_top.begin() + ob.p1);
+    ob.q0 = static_cast<std::uint32_t>(ob.q0 + q_shift);
+    ob.q1 = static_cast<std::uint32_t>(ob.q1 + q_shift);
+    ob.p0 = static_cast<std::uint32_t>(ob.p0 + p_shift);
+    ob.p1 = static_cast<std::uint32_t>(ob.p1 + p_shift);
+    if (ob.hull0 != kNoHull) ob.hull0 = static_cast<std::uint32_t>(ob.hull0 + p_shift);
+    ob.screen = UINT32_MAX;  // what compute learns about it starts afresh
+    ob.blocker = UINT32_MAX;
+    objs.push_back(ob);
+  }
+
+#ifndef NDEBUG
+  // Debug builds: the object just copied by add_prepared is what preparing
+  // `o` gives.
+  void check_prepared(const SceneObject& o) {
+    const Obj kept = objs.back();
+    const std::size_t nq = quads.size(), np = points.size();
+    add_object(o);
+    const Obj& fresh = objs.back();
+    const auto quad_eq = [](const Quad& a, const Quad& b) { return a.n == b.n && a.d == b.d && a.c == b.c; };
+    assert(fresh.q1 - fresh.q0 == kept.q1 - kept.q0 && fresh.p1 - fresh.p0 == kept.p1 - kept.p0);
+    for (std::uint32_t k = 0; k < fresh.q1 - fresh.q0; ++k) assert(quad_eq(quads[fresh.q0 + k], quads[kept.q0 + k]));
+    for (std::uint32_t k = 0; k < fresh.p1 - fresh.p0; ++k) {
+      assert(points[fresh.p0 + k] == points[kept.p0 + k]);
+      assert(pt_in_cover[fresh.p0 + k] == pt_in_cover[kept.p0 + k]);
+      assert(pt_hill_top[fresh.p0 + k] == pt_hill_top[kept.p0 + k]);
+    }
+    assert(fresh.cen == kept.cen && fresh.rad == kept.rad && fresh.pcen == kept.pcen && fresh.prad == kept.prad);
+    assert(fresh.box.min == kept.box.min && fresh.box.max == kept.box.max);
+    assert(fresh.pts_box.min == kept.pts_box.min && fresh.pts_box.max == kept.pts_box.max);
+    assert(fresh.block == kept.block && fresh.elevation == kept.elevation && fresh.sig_high == kept.sig_high);
+    assert(fresh.edge == kept.edge && fresh.shot == kept.shot);
+    assert(fresh.cover_bound_target == kept.cover_bound_target);
+    assert(fresh.cover_bound_observer == kept.cover_bound_observer);
+    assert((fresh.hull0 == kNoHull) == (kept.hull0 == kNoHull));
+    assert(fresh.hull0 == kNoHull || fresh.hull0 - fresh.p0 == kept.hull0 - kept.p0);
+    assert(fresh.hull_n == kept.hull_n && fresh.seats == kept.seats && fresh.id == kept.id);
+    objs.pop_back();
+    quads.resize(nq);
+    points.resize(np);
+    pt_in_cover.resize(np);
+    pt_hill_top.resize(np);
+  }
+#endif
 
   // Inside and not on the outline (within rounding).
   static bool strictly_inside(const Polygon& poly, Vec2 p) {
@@ -2131,6 +2233,7 @@ struct Prepared {
       if (objs[i].block != BlockClass::kNone) record.blocks[i] = objs[i].box;
     }
     record.witnesses = witnesses;
+    record.prepared = prepared_token;
   }
 
   // After prepare(): judge pairs with every shortcut that keeps the verdict
@@ -2255,7 +2358,7 @@ const std::vector<SeatMask>& VisibilityEngine::compute_from(const SightRecord& l
                                                             std::span<const std::uint32_t> last_index,
                                                             const Scene& scene, const TerrainMap& terrain,
                                                             const VisibilityRules& rules, SightRecord* record) {
-  impl_->prepare(scene, terrain, rules);
+  impl_->prepare(scene, terrain, rules, &last, last_index);
   const auto& seen = impl_->compute(&scene, &last, last_index);
   if (record != nullptr) impl_->fill(scene, *record);
   return seen;

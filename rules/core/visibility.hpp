@@ -148,6 +148,9 @@ struct SightRecord {
   Scene scene;
   std::vector<Aabb> blocks;         // per object: the box of what blocks sight (empty: it never blocks)
   std::vector<Witness> witnesses;
+  // The engine's token of the objects it prepared for `scene`: while they are
+  // still its last, compute_from copies each unchanged object's preparation.
+  std::shared_ptr<const void> prepared;
 };
 
 // For compute_from: an object new to the scene.

@@ -159,14 +159,20 @@ void run(benchmark::State& state, bool side_shared) {
 void BM_VisibilityAllSeats_WingVision(benchmark::State& state) { run(state, false); }
 void BM_VisibilityAllSeats_SideSharedVision(benchmark::State& state) { run(state, true); }
 
-// BM_VisibilityNextStep/<moved>/<vision>: a step's table worked out from the
-// last one (VisibilityEngine::compute_from), as a game does after each step:
-// `moved` pieces (drawn at random, the same each run) moved up to 2" or, for
-// guns, fired; vision 0 side-shared, 1 wing-only. Counter from_last: 1 if the
-// engine started from the last table (0: it fell back to a whole compute).
+// BM_VisibilityNextStep/<moved>/<vision>[/<chained>]: a step's table worked
+// out from the last one (VisibilityEngine::compute_from), as a game does
+// after each step: `moved` pieces (drawn at random, the same each run) moved
+// up to 2" or, for guns, fired; vision 0 side-shared, 1 wing-only. chained 0
+// (the default): every run from the same last table, whose prepared objects
+// the engine no longer holds; 1: each run from the table the run before
+// worked out, by the same engine, as a game's tables follow one another (the
+// scene goes back and forth between the two sets of places). Counter
+// from_last: 1 if the engine started from the last table (0: it fell back to
+// a whole compute).
 void BM_VisibilityNextStep(benchmark::State& state) {
   const int moved = static_cast<int>(state.range(0));
   const bool side_shared = state.range(1) == 0;
+  const bool chained = state.range(2) == 1;
   Lcg g{20260521};
   const TerrainMap terrain = battlefield(g);
   const Scene scene = battle(terrain, g, side_shared);
@@ -186,9 +192,21 @@ void BM_VisibilityNextStep(benchmark::State& state) {
   }
   std::vector<std::uint32_t> index(scene.objects.size());
   for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<std::uint32_t>(i);
-  for (auto _ : state) {
-    const auto& masks = engine.compute_from(last, index, next, terrain, rules);
-    benchmark::DoNotOptimize(masks.data());
+  if (chained) {
+    SightRecord records[2];
+    engine.compute(scene, terrain, rules, &records[0]);
+    const Scene* scenes[2] = {&scene, &next};
+    std::size_t at = 0;
+    for (auto _ : state) {
+      const auto& masks = engine.compute_from(records[at], index, *scenes[1 - at], terrain, rules, &records[1 - at]);
+      benchmark::DoNotOptimize(masks.data());
+      at = 1 - at;
+    }
+  } else {
+    for (auto _ : state) {
+      const auto& masks = engine.compute_from(last, index, next, terrain, rules);
+      benchmark::DoNotOptimize(masks.data());
+    }
   }
   state.counters["from_last"] = engine.started_from_last() ? 1 : 0;
 }
@@ -196,11 +214,15 @@ void BM_VisibilityNextStep(benchmark::State& state) {
 BENCHMARK(BM_VisibilityAllSeats_WingVision)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_VisibilityAllSeats_SideSharedVision)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_VisibilityNextStep)
-    ->Args({0, 0})
-    ->Args({4, 0})
-    ->Args({12, 0})
-    ->Args({24, 0})
-    ->Args({12, 1})
+    ->Args({0, 0, 0})
+    ->Args({4, 0, 0})
+    ->Args({12, 0, 0})
+    ->Args({24, 0, 0})
+    ->Args({12, 1, 0})
+    ->Args({4, 0, 1})
+    ->Args({12, 0, 1})
+    ->Args({24, 0, 1})
+    ->Args({12, 1, 1})
     ->Unit(benchmark::kMicrosecond);
 
 }  // namespace

@@ -1804,5 +1804,29 @@ TEST(VisibilityFromLast, ARecordThatDoesNotFitIsNotUsed) {
   EXPECT_EQ(engine.compute_from(record, twice, scene, terrain, rules), want);
 }
 
+// compute_from copies an unchanged object's preparation from the engine's
+// last prepare only while that prepare is the record's own: an engine that
+// has worked out another table since (of as many objects) prepares afresh.
+TEST(VisibilityFromLast, AnEngineThatPreparedAnotherSceneSincePreparesAfresh) {
+  Lcg g{47};
+  const VisibilityRules rules = malbrook_numbers();
+  const TerrainMap terrain = random_terrain(g, 60, 40);
+  const Scene scene = random_scene(g, terrain, 60, 40, 50, Seats::kWings);
+  const Scene other = random_scene(g, terrain, 60, 40, 50, Seats::kWings);
+  VisibilityEngine engine;
+  SightRecord record;
+  engine.compute(scene, terrain, rules, &record);
+  Scene next;
+  const auto index = change_scene(g, terrain, 60, 40, scene, 3, Seats::kWings, next);
+  const std::vector<SeatMask> want = compute_visibility(next, terrain, rules);
+  engine.compute(other, terrain, rules);  // the engine's objects are now other's
+  EXPECT_EQ(engine.compute_from(record, index, next, terrain, rules), want);
+  // And from its own record it keeps them: the same masks.
+  SightRecord own;
+  engine.compute(scene, terrain, rules, &own);
+  EXPECT_EQ(engine.compute_from(own, index, next, terrain, rules), want);
+  EXPECT_TRUE(engine.started_from_last());
+}
+
 }  // namespace
 }  // namespace galloper::rules
