@@ -201,6 +201,9 @@ ShownTo::ShownTo(const GameState& s, const SightTable& sight, std::string_view s
   // The seat's own pieces are those the scene gives it as owner (one
   // comparison a piece, where asking `commands` compares seat names).
   seat_at_ = static_cast<std::uint32_t>(it - seats.begin());
+  for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
+    if (seats[i].side == side_) side_seats_ |= SeatMask{1} << i;
+  }
 }
 
 void for_each_shown(const GameState& s, const SightTable& sight, std::string_view seat_id,

@@ -1,5 +1,6 @@
 #pragma once
 // What a seat may see: the one path (ARCHITECTURE.md, "Hidden information").
+#include <cassert>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -69,6 +70,7 @@ class ShownTo {
   bool side_shared_ = false;
   std::string_view side_;
   SeatMask mine_ = 0;
+  SeatMask side_seats_ = 0;  // the seats of side_ (the first 64)
   std::uint32_t seat_at_ = 0;
 };
 
@@ -86,10 +88,13 @@ inline std::optional<Knowledge> ShownTo::operator()(std::size_t i) const {
     case PieceKind::kLeader: side = &state_.leaders[ref.index].army; break;
     case PieceKind::kMessenger: side = &state_.messengers[ref.index].army; break;
   }
-  const bool own = scene.owners[i] == seat_at_;
+  const std::uint32_t owner = scene.owners[i];
   const bool seen = (sight_->seen_by[i] & mine_) != 0;
-  if (own) return Knowledge::kOwn;
-  if (*side == side_) {
+  if (owner == seat_at_) return Knowledge::kOwn;
+  // A piece's owner is a seat of its army (ids hold no '/', so a seat name
+  // "army/wing" names one army): its side is told by the owner's bit.
+  assert(owner >= 64 || owner >= sight_->seats.size() || sight_->seats[owner].side == *side);
+  if (owner < 64 ? ((side_seats_ >> owner) & 1) != 0 : *side == side_) {
     // Messengers of the seat's own side are always shown (RULINGS.md R23).
     if (!side_shared_ && !seen && ref.kind != PieceKind::kMessenger) return std::nullopt;
     return Knowledge::kFriendly;
