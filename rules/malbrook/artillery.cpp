@@ -133,14 +133,14 @@ bool friends_within(const GameState& s, FireContext& ctx, std::string_view army,
                     const Gun* except) {
   for (std::size_t i = 0; i < s.brigades.size(); ++i) {
     const Brigade& b = s.brigades[i];
-    if (b.army != army || !brigade_on_table(b)) continue;
+    if (!same_id(b.army, army) || !brigade_on_table(b)) continue;
     const Body& friend_body = ctx.brigade(i);
     if (!may_be_within(friend_body, target, d + kSlack)) continue;
     if (gap(friend_body.bases, target.bases) <= d + kSlack) return true;
   }
   for (std::size_t i = 0; i < s.guns.size(); ++i) {
     const Gun& g = s.guns[i];
-    if (g.army != army || &g == except || !gun_crewed(g)) continue;
+    if (!same_id(g.army, army) || &g == except || !gun_crewed(g)) continue;
     const Body& friend_body = ctx.gun(i);
     if (!may_be_within(friend_body, target, d + kSlack)) continue;
     if (gap(target.bases, friend_body.bases.front()) <= d + kSlack) return true;
@@ -153,7 +153,7 @@ bool gun_in_combat(const GameState& s, FireContext& ctx, const Gun& g) {
   const Body& me = ctx.gun(gun_index(s, g));
   for (std::size_t i = 0; i < s.brigades.size(); ++i) {
     const Brigade& b = s.brigades[i];
-    if (b.army == g.army || !brigade_on_table(b)) continue;
+    if (same_id(b.army, g.army) || !brigade_on_table(b)) continue;
     const Body& enemy = ctx.brigade(i);
     if (!may_be_within(enemy, me, kGunCombat + kSlack)) continue;
     if (gap(enemy.bases, me.bases.front()) <= kGunCombat + kSlack) return true;
@@ -182,11 +182,11 @@ class ArcTargets {
     };
     for (std::size_t i = 0; i < s.brigades.size(); ++i) {
       const Brigade& b = s.brigades[i];
-      if (b.army != g.army && brigade_on_table(b)) consider(PieceKind::kBrigade, i, b.id, ctx.brigade(i));
+      if (!same_id(b.army, g.army) && brigade_on_table(b)) consider(PieceKind::kBrigade, i, b.id, ctx.brigade(i));
     }
     for (std::size_t i = 0; i < s.guns.size(); ++i) {
       const Gun& t = s.guns[i];
-      if (t.army != g.army && gun_crewed(t)) consider(PieceKind::kGun, i, t.id, ctx.gun(i));
+      if (!same_id(t.army, g.army) && gun_crewed(t)) consider(PieceKind::kGun, i, t.id, ctx.gun(i));
     }
 #ifndef NDEBUG
     for (Candidate c : left_) {
@@ -772,7 +772,7 @@ bool may_recrew(const GameState& s, const Gun& g) {
   if (refuge == nullptr || !brigade_on_table(*refuge)) return false;  // the crew went with it
   const OrientedRect r = footprint(g);
   for (const auto& b : s.brigades) {
-    if (b.army == g.army || !formed(b)) continue;
+    if (same_id(b.army, g.army) || !formed(b)) continue;
     if (gap(footprint(b), r) <= kRecrewClear + kSlack) return false;
   }
   return true;

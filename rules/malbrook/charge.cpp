@@ -377,12 +377,12 @@ class ChargeSight {
     };
     for (std::size_t i = 0; i < s_.brigades.size(); ++i) {
       const Brigade& o = s_.brigades[i];
-      if (o.army == b.army || !unit_on_table(o)) continue;
+      if (same_id(o.army, b.army) || !unit_on_table(o)) continue;
       consider(seen.brigades[i] != 0, o.id, brigade(i));
     }
     for (std::size_t i = 0; i < s_.guns.size(); ++i) {
       const Gun& g = s_.guns[i];
-      if (g.army == b.army || !gun_fights(g)) continue;
+      if (same_id(g.army, b.army) || !gun_fights(g)) continue;
       consider(seen.guns[i] != 0, g.id, gun(i));
     }
     std::sort(found.begin(), found.end());
@@ -402,12 +402,12 @@ class ChargeSight {
     };
     for (std::size_t i = 0; i < s_.brigades.size(); ++i) {
       const Brigade& o = s_.brigades[i];
-      if (o.army == b.army || !unit_on_table(o)) continue;
+      if (same_id(o.army, b.army) || !unit_on_table(o)) continue;
       if (touches(brigade(i))) return true;
     }
     for (std::size_t i = 0; i < s_.guns.size(); ++i) {
       const Gun& g = s_.guns[i];
-      if (g.army == b.army || !gun_fights(g)) continue;
+      if (same_id(g.army, b.army) || !gun_fights(g)) continue;
       if (touches(gun(i))) return true;
     }
     return false;

@@ -223,10 +223,14 @@ std::vector<std::vector<std::size_t>> find_groups(const GameState& s, const std:
     while (parent[i] != i) i = parent[i] = parent[parent[i]];
     return i;
   };
+  // Each body's box once, not once per pair.
+  std::vector<Aabb> box(n);
+  for (std::size_t i = 0; i < n; ++i) box[i] = bodies[i].poly.bounds();
   for (std::size_t i = 0; i < n; ++i) {
+    const Aabb reach = box[i].expanded(kFootCombat + 0.1);
     for (std::size_t j = i + 1; j < n; ++j) {
-      if (bodies[i].army == bodies[j].army) continue;
-      if (!bodies[i].poly.bounds().expanded(kFootCombat + 0.1).intersects(bodies[j].poly.bounds())) continue;
+      if (same_id(bodies[i].army, bodies[j].army)) continue;
+      if (!reach.intersects(box[j])) continue;
       if (engages(s, bodies[i], bodies[j]) || engages(s, bodies[j], bodies[i])) parent[root(i)] = root(j);
     }
   }

@@ -215,7 +215,7 @@ class Field {
 
   // "Known enemy": enemy the army's seats can see now (visibility.hpp).
   bool known(std::size_t body, std::string_view army) const {
-    if (bodies_[body].army == army) return true;
+    if (same_id(bodies_[body].army, army)) return true;
     compute_seen();
     const auto it = army_mask_.find(std::string(army));
     return it != army_mask_.end() && (seen_[body] & it->second) != 0;
@@ -232,7 +232,7 @@ class Field {
     const Aabb box = poly.bounds();
     gaps_.clear();
     for (std::size_t i = 0; i < bodies_.size(); ++i) {
-      if (bodies_[i].army != army) gaps_.push_back({box.distance_to(bodies_[i].box), i});
+      if (!same_id(bodies_[i].army, army)) gaps_.push_back({box.distance_to(bodies_[i].box), i});
     }
     double best = kInf;
     for (;;) {
@@ -257,7 +257,7 @@ class Field {
     const Polygon arc = front_arc_polygon(env, range);
     const Aabb box = arc.bounds();
     for (const auto& o : bodies_) {
-      if (o.army == army || !box.intersects(o.box)) continue;
+      if (same_id(o.army, army) || !box.intersects(o.box)) continue;
       for (const auto& q : o.polys) {
         if (intersects(arc, q)) return true;
       }
@@ -303,7 +303,7 @@ class Field {
 
   const Body* find(std::string_view id) const {
     for (const auto& o : bodies_) {
-      if (o.id == id) return &o;
+      if (same_id(o.id, id)) return &o;
     }
     return nullptr;
   }
@@ -638,7 +638,7 @@ std::vector<std::size_t> flanking_foot(const GameState& s, const MusketZones& zo
   const Polygon start_poly = pose_envelope(start).polygon();
   for (std::size_t i = 0; i < s.brigades.size(); ++i) {
     const Brigade& f = s.brigades[i];
-    if (f.army == mover.army || !is_foot(f.type) || !on_table(f) || f.has(Status::kRouting) ||
+    if (same_id(f.army, mover.army) || !is_foot(f.type) || !on_table(f) || f.has(Status::kRouting) ||
         f.has(Status::kRetiring) || f.has(Status::kSurrendered)) {
       continue;
     }
@@ -877,7 +877,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     StepSweep sw = sweep_of(cur, e);
     // Troops and terrain in the way.
     for (const auto& o : field.bodies()) {
-      if (o.id == p.unit || o.army == army) continue;
+      if (same_id(o.id, p.unit) || same_id(o.army, army)) continue;
       if (sweep_hits_body(sw, o)) {
         return no("blocked", who + "'s " + st.action + " would pass through enemy " + o.id + ".");
       }
@@ -1059,7 +1059,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
 
   // Where it ends: not on top of anything that stays put this step.
   for (const auto& o : field.bodies()) {
-    if (o.id == p.unit) continue;
+    if (same_id(o.id, p.unit)) continue;
     if (o.moving) continue;  // judged once every order is in
     if (rects_overlap(end_rects, end_box, o.rects, o.rects_box)) {
       return no("overlap", who + " would end on top of " + o.id + ".");
@@ -1566,7 +1566,7 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     if (!p.moved) continue;
     const std::string army = army_of(s, p);
     for (const auto& o : field.bodies()) {
-      if (o.id == p.unit || o.army != army) continue;
+      if (same_id(o.id, p.unit) || !same_id(o.army, army)) continue;
       bool through = false;
       for (const auto& sw : p.sweeps) through = through || sweep_hits_body(sw, o);
       if (!through) continue;

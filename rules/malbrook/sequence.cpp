@@ -55,13 +55,13 @@ struct Centre {
 Centre centre_of(const GameState& s, std::string_view army) {
   Centre c;
   for (const auto& b : s.brigades) {
-    if (b.army == army) c.add(b.position);
+    if (same_id(b.army, army)) c.add(b.position);
   }
   for (const auto& g : s.guns) {
-    if (g.army == army) c.add(g.position);
+    if (same_id(g.army, army)) c.add(g.position);
   }
   for (const auto& l : s.leaders) {
-    if (l.army == army) c.add(l.position);
+    if (same_id(l.army, army)) c.add(l.position);
   }
   return c;
 }
@@ -71,7 +71,7 @@ std::vector<std::size_t> right_to_left(const GameState& s, std::string_view army
   const Vec2 right = facing_unit(army_facing_deg(s, army) + 90.0);
   std::vector<std::tuple<double, std::string, std::size_t>> keyed;
   for (std::size_t i = 0; i < pieces.size(); ++i) {
-    if (pieces[i].army != army) continue;
+    if (!same_id(pieces[i].army, army)) continue;
     keyed.emplace_back(-dot(pieces[i].position, right), pieces[i].id, i);
   }
   std::sort(keyed.begin(), keyed.end());

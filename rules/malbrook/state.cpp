@@ -52,34 +52,23 @@ const Wing* GameState::find_wing(std::string_view army, std::string_view wing) c
   return nullptr;
 }
 
-namespace {
-
-// A piece's id against the one looked for, in a search where nearly every
-// piece is not it: ids of one length mostly differ in their last character
-// ("fr_b12", "fr_b13"), which is tried before the whole comparison.
-bool is_id(const std::string& piece, std::string_view id) {
-  return piece.size() == id.size() && (id.empty() || piece.back() == id.back()) && piece == id;
-}
-
-}  // namespace
-
 const Brigade* GameState::find_brigade(std::string_view id) const {
   for (const auto& b : brigades) {
-    if (is_id(b.id, id)) return &b;
+    if (same_id(b.id, id)) return &b;
   }
   return nullptr;
 }
 
 const Gun* GameState::find_gun(std::string_view id) const {
   for (const auto& g : guns) {
-    if (is_id(g.id, id)) return &g;
+    if (same_id(g.id, id)) return &g;
   }
   return nullptr;
 }
 
 const Leader* GameState::find_leader(std::string_view id) const {
   for (const auto& l : leaders) {
-    if (is_id(l.id, id)) return &l;
+    if (same_id(l.id, id)) return &l;
   }
   return nullptr;
 }

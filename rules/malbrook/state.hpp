@@ -389,6 +389,13 @@ struct GameState {
   const Leader* find_leader(std::string_view id) const;
 };
 
+// Whether two ids (of pieces, armies, wings) are the same, trying their
+// lengths and last characters before comparing them whole: in a loop over
+// pieces most ids differ there ("fr_b12", "fr_b13"; "allies", "french").
+inline bool same_id(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && (a.empty() || a.back() == b.back()) && a == b;
+}
+
 // The core terrain model of the features (hills, woods, towns... for sight).
 TerrainMap make_terrain_map(const std::vector<Feature>& features);
 // A linear feature's drawn width: as given, else river 2", road 1", stream
