@@ -1,6 +1,7 @@
 #include "rules/malbrook/movement.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -1231,11 +1232,29 @@ std::vector<Decision> skirmish_decisions(const GameState& s) {
   return out;
 }
 
+// Whether declaration_groups(s) has any group: some brigade or gun of an
+// acting army has move options (each such piece makes or joins a group).
+// Stops at the first, without laying the groups out.
+bool any_declaration(const GameState& s) {
+  for (const auto& army : acting_armies(s)) {
+    for (const auto& b : s.brigades) {
+      if (same_id(b.army, army) && !options_for(s, b).empty()) return true;
+    }
+    for (const auto& g : s.guns) {
+      if (same_id(g.army, army) && !options_for(s, g).empty()) return true;
+    }
+  }
+  return false;
+}
+
 MoveStage effective_stage(const GameState& s) {
   if (s.phase != Phase::kMovement) return MoveStage::kDone;
   MoveStage st = stale(s) ? MoveStage::kDeclare : s.movement.stage;
   if (st == MoveStage::kIdle) st = MoveStage::kDeclare;
-  if (st == MoveStage::kDeclare && declaration_groups(s).empty()) st = MoveStage::kExecute;
+  if (st == MoveStage::kDeclare) {
+    assert(any_declaration(s) == !declaration_groups(s).empty());
+    if (!any_declaration(s)) st = MoveStage::kExecute;
+  }
   if (st == MoveStage::kExecute && stale(s)) {
     // No declarations this phase: only leaders may move.
   }
