@@ -249,16 +249,17 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
 
 Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& owed,
                            const std::vector<Answer>& answers, Dice& dice,
-                           const std::map<std::string, Answer, std::less<>>* checked, const MoveChecks* moves) {
+                           const std::map<std::string, Answer, std::less<>>* checked, const MoveChecks* moves,
+                           const CommandChecks* commands) {
   if (finished(state)) return reject("game_over", "The game is over.");
   // A step's answers are all checked on one state: without the caller's
-  // MoveChecks, every order would lay the whole field out again, and every
-  // leader's actions the enemy's outlines (the replay tools and the bot
-  // resolve without a game's caches).
+  // caches, every order would lay the whole field out again, and every
+  // leader's actions the enemy's outlines (the bot and the tests resolve
+  // without a game's caches). Both build nothing until first asked.
   std::optional<MoveChecks> own_moves;
-  if (moves == nullptr && state.phase == Phase::kMovement) moves = &own_moves.emplace(state);
+  if (moves == nullptr) moves = &own_moves.emplace(state);
   std::optional<CommandChecks> own_commands;
-  if (state.phase == Phase::kCommand && state.command_stage == CommandStage::kActions) own_commands.emplace(state);
+  if (commands == nullptr) commands = &own_commands.emplace(state);
   std::set<std::string> answered;
   for (const auto& a : answers) {
     if (!answered.insert(a.decision_id).second) {
@@ -268,7 +269,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
       const auto it = checked->find(a.decision_id);
       if (it != checked->end() && it->second == a) continue;
     }
-    if (auto ok = check_against(state, owed, a, moves, own_commands ? &*own_commands : nullptr); !ok) return ok.error();
+    if (auto ok = check_against(state, owed, a, moves, commands); !ok) return ok.error();
   }
   for (const auto& d : owed) {
     if (answered.count(d.id) == 0) {

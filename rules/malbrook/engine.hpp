@@ -45,10 +45,12 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
 // checks every answer as it arrives; checking the step's orders twice was a
 // fifth of a big battle's turn). The caller vouches for them; the outcome is
 // the same either way, as check is a pure function of state and answer.
+// `moves` and `commands` as for check(); without them, the step's answers
+// share ones resolve makes for itself.
 Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& pending,
                            const std::vector<Answer>& answers, Dice& dice,
                            const std::map<std::string, Answer, std::less<>>* checked = nullptr,
-                           const MoveChecks* moves = nullptr);
+                           const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr);
 // The game has ended (turn limit reached).
 bool finished(const GameState& state);
 

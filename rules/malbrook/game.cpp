@@ -76,7 +76,7 @@ Verdict MalbrookGame::check(const Answer& answer) const {
 }
 
 Result<Resolution> MalbrookGame::resolve(const std::vector<Answer>& answers, Dice& dice) const {
-  auto r = malbrook::resolve(state_, owed(), answers, dice, &accepted_, move_checks());
+  auto r = malbrook::resolve(state_, owed(), answers, dice, &accepted_, move_checks(), command_checks());
   if (!r) return r.error();
   Resolution out;
   out.next = std::make_unique<MalbrookGame>(std::move(r->next), std::move(r->next_pending));

@@ -190,20 +190,16 @@ ShownTo::ShownTo(const GameState& s, const SightTable& sight, std::string_view s
   shown_nothing_ = false;
   umpire_ = it->role == SeatRole::kUmpire;
   side_ = it->side;
-  if (!umpire_) {
-    // The seat's own eyes, and with side-shared vision its whole side's.
-    for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
-      const bool own = seats[i].id == it->id;
-      const bool shared = side_shared_ && seats[i].side == it->side;
-      if (own || shared) mine_ |= SeatMask{1} << i;
-    }
-  }
+  if (umpire_) return;
   // The seat's own pieces are those the scene gives it as owner (one
   // comparison a piece, where asking `commands` compares seat names).
   seat_at_ = static_cast<std::uint32_t>(it - seats.begin());
   for (std::size_t i = 0; i < seats.size() && i < 64; ++i) {
     if (seats[i].side == side_) side_seats_ |= SeatMask{1} << i;
   }
+  // The seat's own eyes, and with side-shared vision its whole side's.
+  if (seat_at_ < 64) mine_ = SeatMask{1} << seat_at_;
+  if (side_shared_) mine_ |= side_seats_;
 }
 
 void for_each_shown(const GameState& s, const SightTable& sight, std::string_view seat_id,

@@ -62,6 +62,9 @@ class ShownTo {
   std::string_view side() const { return side_; }
 
  private:
+  // The army of the piece a scene entry shows.
+  const std::string& army_of(PieceRef ref) const;
+
   const GameState& state_;
   std::shared_ptr<const SightTable> own_;  // worked out when `sight` does not serve
   const SightTable* sight_ = nullptr;
@@ -80,27 +83,30 @@ inline std::optional<Knowledge> ShownTo::operator()(std::size_t i) const {
   if (umpire_) return Knowledge::kUmpire;
   const MalbrookScene& scene = sight_->scene;
   const PieceRef ref = scene.refs[i];
-  const std::string* side = nullptr;
-  switch (ref.kind) {
-    case PieceKind::kBrigade:
-    case PieceKind::kHorseHolders: side = &state_.brigades[ref.index].army; break;
-    case PieceKind::kGun: side = &state_.guns[ref.index].army; break;
-    case PieceKind::kLeader: side = &state_.leaders[ref.index].army; break;
-    case PieceKind::kMessenger: side = &state_.messengers[ref.index].army; break;
-  }
   const std::uint32_t owner = scene.owners[i];
   const bool seen = (sight_->seen_by[i] & mine_) != 0;
   if (owner == seat_at_) return Knowledge::kOwn;
   // A piece's owner is a seat of its army (ids hold no '/', so a seat name
   // "army/wing" names one army): its side is told by the owner's bit.
-  assert(owner >= 64 || owner >= sight_->seats.size() || sight_->seats[owner].side == *side);
-  if (owner < 64 ? ((side_seats_ >> owner) & 1) != 0 : *side == side_) {
+  assert(owner >= 64 || owner >= sight_->seats.size() || sight_->seats[owner].side == army_of(ref));
+  if (owner < 64 ? ((side_seats_ >> owner) & 1) != 0 : army_of(ref) == side_) {
     // Messengers of the seat's own side are always shown (RULINGS.md R23).
     if (!side_shared_ && !seen && ref.kind != PieceKind::kMessenger) return std::nullopt;
     return Knowledge::kFriendly;
   }
   if (seen) return Knowledge::kSeen;
   return std::nullopt;
+}
+
+inline const std::string& ShownTo::army_of(PieceRef ref) const {
+  switch (ref.kind) {
+    case PieceKind::kBrigade:
+    case PieceKind::kHorseHolders: return state_.brigades[ref.index].army;
+    case PieceKind::kGun: return state_.guns[ref.index].army;
+    case PieceKind::kLeader: return state_.leaders[ref.index].army;
+    case PieceKind::kMessenger: break;
+  }
+  return state_.messengers[ref.index].army;
 }
 
 // The id a piece has in views (UnitView::id).
