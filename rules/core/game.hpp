@@ -159,6 +159,18 @@ struct SideView {
   friend bool operator==(const SideView&, const SideView&) = default;
 };
 
+// Which state of a game a view was last built from: a ruleset's memo for
+// its refresh_view (MalbrookGame keeps each unchanged piece's unit without
+// describing it again when the view is of the state the game was resolved
+// from). Not part of the view's value: views compare equal whatever their
+// bases, and nothing is sent of it. Null: not known (a view built by hand,
+// or decoded).
+struct ViewBasis {
+  std::shared_ptr<const void> state;
+
+  friend bool operator==(const ViewBasis&, const ViewBasis&) { return true; }
+};
+
 struct View {
   std::string ruleset;
   std::string scenario;
@@ -174,6 +186,7 @@ struct View {
   std::vector<SideView> sides;
   std::vector<TerrainView> terrain;
   std::vector<UnitView> units;
+  ViewBasis basis;  // a memo, not compared (above)
 
   friend bool operator==(const View&, const View&) = default;
 };

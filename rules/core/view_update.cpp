@@ -71,6 +71,7 @@ void clear_keeping_buffers(TerrainView& t) {
 
 ViewRefresh::ViewRefresh(View& held, ViewUpdate& update)
     : held_(held), update_(update), held_count_(held.units.size()), matched_(held_count_, 0) {
+  held_.basis = {};  // of no state until the caller says
   update_.whole = false;
   update_.terrain_changed = false;
   update_.changed.clear();

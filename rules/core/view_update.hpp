@@ -96,7 +96,8 @@ class UnitMatch {
   std::size_t status_at_ = 0;
 };
 
-// Rebuilds `held`'s terrain and units in order. For each, fill next_*() (a
+// Rebuilds `held`'s terrain and units in order (and clears its basis: the
+// caller sets it to the state built from, if it keeps one). For each, fill next_*() (a
 // cleared scratch) and call place_*(), or for a unit give_unit(); then
 // finish(). The header fields are the caller's to assign. Afterwards `held`
 // is exactly the view built, and `update` says how it differs from what
@@ -119,7 +120,35 @@ class ViewRefresh {
   // built into the scratch and placed as place_unit places it.
   template <class Describe>
   void give_unit(std::string_view id, const Describe& describe) {
+    give_held(unplaced_held(id), describe);
+  }
+  // give_unit for a piece the caller knows has not changed since the held
+  // view was built: the held unit of this id, when it was built with
+  // knowledge `k`, is what `describe` gives, and is kept without describing
+  // it (debug builds, which run every test, describe it and check).
+  template <class Describe>
+  void give_unchanged_unit(std::string_view id, Knowledge k, const Describe& describe) {
     const UnitView* held = unplaced_held(id);
+    if (held != nullptr && held->knowledge == k) {
+#ifndef NDEBUG
+      UnitMatch match(*held);
+      describe(match);
+      assert(match.same() && "a piece said to be unchanged gives another unit");
+#endif
+      keep_held(held);
+      return;
+    }
+    give_held(held, describe);
+  }
+  // The held terrain kept whole, in place of next_terrain() and
+  // place_terrain() for each feature: for a caller that knows it is what
+  // those would give.
+  void keep_terrain() { terrain_at_ = held_.terrain.size(); }
+  void finish();
+
+ private:
+  template <class Describe>
+  void give_held(const UnitView* held, const Describe& describe) {
     if (held != nullptr) {
       UnitMatch match(*held);
       describe(match);
@@ -144,9 +173,6 @@ class ViewRefresh {
       place_unit();
     }
   }
-  void finish();
-
- private:
   std::size_t find_held(std::string_view id);
   // The held unit of this id not yet placed, if any.
   const UnitView* unplaced_held(std::string_view id);

@@ -47,18 +47,30 @@ const SightTable& MalbrookGame::sight(SightGrain grain) const {
   return *sight_;
 }
 
+const std::shared_ptr<const void>& MalbrookGame::basis() const {
+  if (!basis_) basis_ = std::make_shared<const char>(0);  // its address is all it says
+  return basis_;
+}
+
 View MalbrookGame::view_for(std::string_view seat, const ViewSettings& settings) const {
-  return malbrook::view_for(state_, sight(sight_grain(settings)), seat, settings);
+  View v = malbrook::view_for(state_, sight(sight_grain(settings)), seat, settings);
+  v.basis.state = basis();
+  return v;
 }
 
 void MalbrookGame::refresh_view(std::string_view seat, const ViewSettings& settings, View& held,
                                 ViewUpdate& update) const {
-  malbrook::refresh_view(state_, sight(sight_grain(settings)), seat, settings, held, update);
+  malbrook::refresh_view(state_, sight(sight_grain(settings)), seat, settings, held, update, since_.get());
+  held.basis.state = basis();
 }
 
 StateHash MalbrookGame::state_hash() const { return malbrook::state_hash(state_); }
 
-std::unique_ptr<Game> MalbrookGame::clone() const { return std::make_unique<MalbrookGame>(state_); }
+std::unique_ptr<Game> MalbrookGame::clone() const {
+  auto copy = std::make_unique<MalbrookGame>(state_);
+  copy->basis_ = basis_;  // the same state: a view of this one is a view of the copy
+  return copy;
+}
 
 std::unique_ptr<Game> MalbrookGame::with_options(const GameOptions& options) const {
   GameState next = state_;
@@ -79,7 +91,9 @@ Result<Resolution> MalbrookGame::resolve(const std::vector<Answer>& answers, Dic
   auto r = malbrook::resolve(state_, owed(), answers, dice, &accepted_, move_checks(), command_checks());
   if (!r) return r.error();
   Resolution out;
-  out.next = std::make_unique<MalbrookGame>(std::move(r->next), std::move(r->next_pending));
+  auto next = std::make_unique<MalbrookGame>(std::move(r->next), std::move(r->next_pending));
+  if (basis_) next->since_ = std::make_unique<const ViewSince>(view_since(state_, basis_, next->state_));
+  out.next = std::move(next);
   out.events = std::move(r->events);
   return out;
 }

@@ -98,6 +98,15 @@ class MalbrookGame final : public Game {
   mutable std::unique_ptr<MoveChecks> move_checks_;
   // The same for its leaders' command actions (command.hpp).
   mutable std::unique_ptr<CommandChecks> command_checks_;
+  // Views of this state carry it as their basis (View::basis): made with
+  // the first view built, so a state no one is shown (a replay, the bot)
+  // has none, and resolve then compares nothing for its successor.
+  const std::shared_ptr<const void>& basis() const;
+  mutable std::shared_ptr<const void> basis_;
+  // What this state knows of the one it was resolved from (view_since), when
+  // views of that one had been built: a view of it is refreshed by keeping
+  // its unchanged pieces' units.
+  std::unique_ptr<const ViewSince> since_;
 };
 
 // A game in the initial state of a scenario that passed check_scenario().

@@ -218,8 +218,24 @@ View view_for(const GameState& s, const SightTable& sight, std::string_view seat
   return v;
 }
 
+ViewSince view_since(const GameState& parent, std::shared_ptr<const void> parent_basis, const GameState& s) {
+  ViewSince out;
+  out.parent = std::move(parent_basis);
+  auto equal = [](const auto& was, const auto& now, std::vector<char>& flags) {
+    flags.assign(now.size(), 0);
+    for (std::size_t i = 0; i < now.size() && i < was.size(); ++i) flags[i] = was[i] == now[i] ? 1 : 0;
+  };
+  equal(parent.brigades, s.brigades, out.brigades);
+  equal(parent.guns, s.guns, out.guns);
+  equal(parent.leaders, s.leaders, out.leaders);
+  out.features = parent.features == s.features;
+  return out;
+}
+
 void refresh_view(const GameState& s, const SightTable& sight, std::string_view seat_id,
-                  const ViewSettings& settings, View& v, ViewUpdate& update) {
+                  const ViewSettings& settings, View& v, ViewUpdate& update, const ViewSince* since) {
+  // Of the parent state: unchanged pieces keep their units (ViewSince).
+  const bool of_parent = since != nullptr && since->parent != nullptr && v.basis.state == since->parent;
   // Every header field is assigned: `v` may hold another state's view.
   v.ruleset = kRulesetName;
   v.scenario = s.scenario;
@@ -237,9 +253,22 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
   v.side = shown.side();
 
   ViewRefresh refresh(v, update);
-  for (const auto& f : s.features) {
-    terrain_view(refresh.next_terrain(), s, f);
-    refresh.place_terrain();
+  if (of_parent && since->features && v.terrain.size() == s.features.size()) {
+#ifndef NDEBUG
+    // Debug builds (the tests) build it anyway and hold the view's to it.
+    TerrainView built;
+    for (std::size_t i = 0; i < s.features.size(); ++i) {
+      terrain_view(built, s, s.features[i]);
+      assert(built == v.terrain[i] && "unchanged features give other terrain");
+      built = TerrainView{};
+    }
+#endif
+    refresh.keep_terrain();
+  } else {
+    for (const auto& f : s.features) {
+      terrain_view(refresh.next_terrain(), s, f);
+      refresh.place_terrain();
+    }
   }
   const MalbrookScene& scene = shown.sight().scene;
   refresh.expect_units(scene.refs.size());  // at most every piece
@@ -251,20 +280,29 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
     const Knowledge k = *known;
     const PieceRef ref = scene.refs[i];
     const auto& bases = scene.scene.objects[i].bases;
+    // The unit of piece `ref.index` of a list, kept without describing it
+    // when the piece is unchanged since the held view's state (ViewSince).
+    auto give = [&](std::string_view id, std::vector<char> ViewSince::*list, const auto& describe) {
+      if (of_parent && ref.index < (since->*list).size() && (since->*list)[ref.index] != 0) {
+        refresh.give_unchanged_unit(id, k, describe);
+      } else {
+        refresh.give_unit(id, describe);
+      }
+    };
     switch (ref.kind) {
       case PieceKind::kBrigade: {
         const Brigade& b = s.brigades[ref.index];
-        refresh.give_unit(b.id, [&](auto& u) { brigade_view(u, b, bases, k); });
+        give(b.id, &ViewSince::brigades, [&](auto& u) { brigade_view(u, b, bases, k); });
         break;
       }
       case PieceKind::kGun: {
         const Gun& g = s.guns[ref.index];
-        refresh.give_unit(g.id, [&](auto& u) { gun_view(u, g, bases, k); });
+        give(g.id, &ViewSince::guns, [&](auto& u) { gun_view(u, g, bases, k); });
         break;
       }
       case PieceKind::kLeader: {
         const Leader& l = s.leaders[ref.index];
-        refresh.give_unit(l.id, [&](auto& u) { leader_view(u, l, bases, k); });
+        give(l.id, &ViewSince::leaders, [&](auto& u) { leader_view(u, l, bases, k); });
         break;
       }
       case PieceKind::kMessenger: {
@@ -275,7 +313,7 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
       case PieceKind::kHorseHolders: {
         const Brigade& b = s.brigades[ref.index];
         const std::string id = horse_holder_id(b);
-        refresh.give_unit(id, [&](auto& u) { horse_holder_view(u, b, id, bases, k); });
+        give(id, &ViewSince::brigades, [&](auto& u) { horse_holder_view(u, b, id, bases, k); });
         break;
       }
     }

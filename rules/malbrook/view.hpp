@@ -35,10 +35,29 @@ SightGrain sight_grain(const ViewSettings& settings);
 // view picks its bits), so one state needs it once however many seats are
 // shown it.
 View view_for(const GameState& state, const SightTable& sight, std::string_view seat, const ViewSettings& settings);
+// What a state resolved from another knows of it, for views of the other
+// (MalbrookGame::resolve makes it; view_since). A unit depends on its piece,
+// the piece's footprint (a function of the piece) and what the seat knows of
+// it; the terrain on the features alone. So in a view of the parent state,
+// an unchanged piece's unit with the same knowledge is the unit, and the
+// terrain is the terrain when no feature changed.
+struct ViewSince {
+  std::shared_ptr<const void> parent;  // the basis (View::basis) of views of the parent state
+  // Per index in the state's lists: the piece equals the parent's at that
+  // index (operator==, every field). Messengers are not listed: their units
+  // name the leaders they carry between.
+  std::vector<char> brigades, guns, leaders;
+  bool features = false;  // the terrain features equal the parent's
+};
+ViewSince view_since(const GameState& parent, std::shared_ptr<const void> parent_basis, const GameState& state);
+
 // The same view built into `held`, a view of any state shown to this seat
-// before (Game::refresh_view): view_for is this from an empty view.
+// before (Game::refresh_view): view_for is this from an empty view. With
+// `since` (of `state`), a held view whose basis is since->parent keeps the
+// units of unchanged pieces and its terrain without building or comparing
+// them. `held`'s basis is cleared: the caller sets it.
 void refresh_view(const GameState& state, const SightTable& sight, std::string_view seat,
-                  const ViewSettings& settings, View& held, ViewUpdate& update);
+                  const ViewSettings& settings, View& held, ViewUpdate& update, const ViewSince* since = nullptr);
 
 // The pieces view_for(state, sight, seat, settings) shows, in its order (by
 // their index in sight.scene), and what the seat knows of each: view_for

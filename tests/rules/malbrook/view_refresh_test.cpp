@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <cstddef>
+#include <memory>
 #include <vector>
 
+#include "rules/core/dice.hpp"
 #include "rules/core/view_update.hpp"
 #include "rules/malbrook/game.hpp"
 #include "tests/rules/malbrook/bot.hpp"
@@ -60,6 +62,84 @@ TEST(ViewRefresh, OverBotGamesARefreshedViewIsTheViewForTheState) {
       }
       EXPECT_GT(steps, 20) << scenario;
       EXPECT_GT(kept_units, 0u) << "most units are kept from step to step";
+    }
+  }
+}
+
+// Games resolved one from the other, as a room plays them: a view of the
+// state a game was resolved from keeps its unchanged pieces' units and its
+// terrain without describing them (ViewSince). Every refreshed view must
+// still be view_for's, whether it was the seat's own view of the state
+// before, another seat's, one of the other vision setting, or one of an
+// older state; debug builds also describe every unit and feature kept and
+// assert it is the same.
+TEST(ViewRefresh, ViewsOfTheStateBeforeKeepUnchangedPiecesExactly) {
+  for (const bool side_shared : {true, false}) {
+    for (const char* scenario : {"demo", "cavalry_clash"}) {
+      GameState s = test::scenario_state(scenario, test::bot_seed(9));
+      test::Bot bot(9);
+      ViewSettings settings;
+      settings.side_shared_vision = side_shared;
+      ViewSettings other_vision;
+      other_vision.side_shared_vision = !side_shared;
+      std::unique_ptr<Game> game = std::make_unique<MalbrookGame>(s);
+      const auto seats = game->seats();
+      std::vector<View> held;
+      std::vector<View> held_other;  // each seat's view with the other vision setting
+      for (const auto& seat : seats) {
+        held.push_back(game->view_for(seat.id, settings));
+        held_other.push_back(game->view_for(seat.id, other_vision));
+      }
+      // A clone holds the same state: views of one are views of the other.
+      game = game->clone();
+      std::vector<View> old;  // the views of step 3
+      int steps = 0;
+      for (; steps < 40 && !game->finished(); ++steps) {
+        const GameState& now_state = static_cast<const MalbrookGame&>(*game).state();
+        std::vector<Answer> used;
+        auto by_state = test::resolve_bot_step(now_state, bot.answers(now_state), &used);
+        ASSERT_TRUE(by_state) << by_state.error().reason;
+        KeyedDice dice(now_state.seed, now_state.step);
+        auto resolved = game->resolve(used, dice);
+        ASSERT_TRUE(resolved) << resolved.error().reason;
+        ASSERT_EQ(resolved->next->state_hash(), state_hash(by_state->next));
+        game = std::move(resolved->next);
+
+        const std::vector<View> before = held;
+        for (std::size_t i = 0; i < seats.size(); ++i) {
+          const View now = game->view_for(seats[i].id, settings);
+          ViewUpdate update;
+          game->refresh_view(seats[i].id, settings, held[i], update);
+          ASSERT_TRUE(held[i] == now) << scenario << " seat " << seats[i].id << " step " << steps;
+          ASSERT_NE(now.basis.state, nullptr);
+          EXPECT_EQ(held[i].basis.state, now.basis.state) << "a view refreshed from a game is of its state";
+          EXPECT_NE(before[i].basis.state, now.basis.state);
+
+          View others = before[(i + 1) % seats.size()];
+          game->refresh_view(seats[i].id, settings, others, update);
+          ASSERT_TRUE(others == now) << scenario << " seat " << seats[i].id << " step " << steps;
+
+          game->refresh_view(seats[i].id, settings, held_other[i], update);
+          ASSERT_TRUE(held_other[i] == now) << scenario << " seat " << seats[i].id << " step " << steps;
+          held_other[i] = game->view_for(seats[i].id, other_vision);
+
+          if (!old.empty()) {
+            View older = old[i];
+            game->refresh_view(seats[i].id, settings, older, update);
+            ASSERT_TRUE(older == now) << scenario << " seat " << seats[i].id << " step " << steps;
+          }
+        }
+        if (steps == 3) old = held;
+      }
+      EXPECT_GT(steps, 20) << scenario;
+
+      // Built by the state alone, a view is of no game's state: its basis is cleared.
+      const GameState& last = static_cast<const MalbrookGame&>(*game).state();
+      View alone = held[0];
+      ViewUpdate update;
+      refresh_view(last, *sight_table(last, sight_grain(settings)), seats[0].id, settings, alone, update);
+      EXPECT_EQ(alone.basis.state, nullptr);
+      EXPECT_TRUE(alone == held[0]);
     }
   }
 }
