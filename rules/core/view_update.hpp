@@ -96,12 +96,12 @@ class UnitMatch {
   std::size_t status_at_ = 0;
 };
 
-// Rebuilds `held`'s terrain and units in order (and clears its basis: the
-// caller sets it to the state built from, if it keeps one). For each, fill next_*() (a
+// Rebuilds `held`'s terrain and units in order. For each, fill next_*() (a
 // cleared scratch) and call place_*(), or for a unit give_unit(); then
-// finish(). The header fields are the caller's to assign. Afterwards `held`
-// is exactly the view built, and `update` says how it differs from what
-// `held` was.
+// finish(). The header fields are the caller's to assign, and so is the
+// basis, which the refresh clears (View::basis). Afterwards `held` is
+// exactly the view built, and `update` says how it differs from what `held`
+// was.
 class ViewRefresh {
  public:
   ViewRefresh(View& held, ViewUpdate& update);

@@ -56,6 +56,10 @@ class MalbrookGame final : public Game {
   // The umpire's edits (edit.hpp).
   Result<std::unique_ptr<Game>> edit(const StateEdit& edit) const override;
 
+  // What views of the state this one was resolved from keep (ViewSince);
+  // null when no view of that state had been built.
+  const ViewSince* since_parent() const { return since_.get(); }
+
   // Odds of a proposed charge or shot (odds.hpp: odds_for).
   Result<OddsAnswer> odds(std::string_view seat, const OddsQuestion& question,
                           const ViewSettings& settings) const override;

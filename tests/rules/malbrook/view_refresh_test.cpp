@@ -4,6 +4,7 @@
 // from many steps ago), and its update is what comparing the two views says.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <vector>
@@ -93,6 +94,7 @@ TEST(ViewRefresh, ViewsOfTheStateBeforeKeepUnchangedPiecesExactly) {
       // A clone holds the same state: views of one are views of the other.
       game = game->clone();
       std::vector<View> old;  // the views of step 3
+      std::size_t kept_pieces = 0;
       int steps = 0;
       for (; steps < 40 && !game->finished(); ++steps) {
         const GameState& now_state = static_cast<const MalbrookGame&>(*game).state();
@@ -105,7 +107,14 @@ TEST(ViewRefresh, ViewsOfTheStateBeforeKeepUnchangedPiecesExactly) {
         ASSERT_EQ(resolved->next->state_hash(), state_hash(by_state->next));
         game = std::move(resolved->next);
 
+        // The seats' views are of the state before, so their unchanged
+        // pieces are kept (the path under test is taken).
         const std::vector<View> before = held;
+        const ViewSince* since = static_cast<const MalbrookGame&>(*game).since_parent();
+        ASSERT_NE(since, nullptr);
+        ASSERT_NE(since->parent, nullptr);
+        EXPECT_EQ(since->parent, before[0].basis.state);
+        kept_pieces += static_cast<std::size_t>(std::count(since->brigades.begin(), since->brigades.end(), 1));
         for (std::size_t i = 0; i < seats.size(); ++i) {
           const View now = game->view_for(seats[i].id, settings);
           ViewUpdate update;
@@ -132,6 +141,7 @@ TEST(ViewRefresh, ViewsOfTheStateBeforeKeepUnchangedPiecesExactly) {
         if (steps == 3) old = held;
       }
       EXPECT_GT(steps, 20) << scenario;
+      EXPECT_GT(kept_pieces, 0u) << "most brigades are unchanged from step to step";
 
       // Built by the state alone, a view is of no game's state: its basis is cleared.
       const GameState& last = static_cast<const MalbrookGame&>(*game).state();
