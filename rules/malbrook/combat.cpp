@@ -690,7 +690,9 @@ std::vector<Decision> decisions_at(const GameState& s, Cursor c) {
       if (s.half == c.half) return charge_declare_decisions(s);
       GameState copy = s;
       copy.half = c.half;
-      return charge_declare_decisions(copy);
+      auto out = charge_declare_decisions(copy);
+      s.sight_memo.take_from(copy.sight_memo);
+      return out;
     }
     case CombatStage::kRespond: return charge_response_decisions(s);
     case CombatStage::kDice: return charge_dice_decisions(s);
@@ -968,6 +970,7 @@ std::vector<Decision> combat_pending(const GameState& s) {
     GameState copy = s;
     start_phase(copy);
     open_from(copy, {copy.combat.stage, copy.combat.half}, out);
+    s.sight_memo.take_from(copy.sight_memo);
     return out;
   }
   if (s.combat.stage == CombatStage::kResolved) return {};

@@ -1272,7 +1272,9 @@ std::vector<Decision> pending_for(const GameState& s, MoveStage st) {
         copy.movement.turn = s.turn;
         copy.movement.half = s.half;
         copy.movement.stage = MoveStage::kExecute;
-        return execute_decisions(copy);
+        auto out = execute_decisions(copy);
+        s.sight_memo.take_from(copy.sight_memo);
+        return out;
       }
       return execute_decisions(s);
     }

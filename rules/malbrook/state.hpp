@@ -321,6 +321,13 @@ class SightMemo {
   void set(std::shared_ptr<const SightTable> table) const { last_.store(std::move(table)); }
   SightGrain grain() const { return grain_; }
   void set_grain(SightGrain grain) { grain_ = grain; }
+  // `copy`'s memo was copied from this one and the copy was then worked on
+  // for a question (the phase's start, the other half's declarations): a
+  // table it worked out is of nearly this state's scene, so this state takes
+  // it rather than working the same table out again from its older one.
+  void take_from(const SightMemo& copy) const {
+    if (auto table = copy.get(); table != nullptr) set(std::move(table));
+  }
 
  private:
   mutable std::atomic<std::shared_ptr<const SightTable>> last_;

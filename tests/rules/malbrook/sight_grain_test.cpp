@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/game.hpp"
 #include "rules/malbrook/seats.hpp"
 #include "rules/malbrook/view.hpp"
@@ -140,6 +141,38 @@ TEST(SightGrain, AScenePlacedLikeTheLastIsTheSceneBuiltAfresh) {
   GameState turned = s;
   turned.leaders[0].facing_deg = std::fmod(turned.leaders[0].facing_deg + 90, 360);
   EXPECT_EQ(build_scene(turned, seats, &like), build_scene(turned, seats));
+}
+
+// A state's pending decisions are sometimes worked out on a copy (the
+// combat phase's start, the other half's charge declarations); the copy's
+// memo was the state's, and the table worked out for the charges' targets is
+// handed back (SightMemo::take_from), so that the step's views use it rather
+// than work the same table out again. Checked where charges are declared.
+TEST(SightGrain, ATableWorkedOutForPendingOnACopyIsKeptByTheState) {
+  GameState s = blenheim(4);
+  test::Bot bot(4);
+  int declared = 0;
+  for (int step = 0; step < 400 && !finished(s) && declared < 6; ++step) {
+    if (s.phase == Phase::kCombat) {
+      GameState c = s;
+      c.sight_memo.set(nullptr);
+      const auto owed = pending(c);
+      const bool declares = std::any_of(owed.begin(), owed.end(),
+                                        [](const Decision& d) { return d.id.rfind("charge/", 0) == 0; });
+      if (declares) {
+        ++declared;
+        const auto kept = c.sight_memo.get();
+        ASSERT_NE(kept, nullptr) << "step " << step << ": the charges' table was not kept";
+        // The table is of the state's own scene: its views take it as it is.
+        EXPECT_EQ(sight_table(c, SightGrain::kSide), kept) << "step " << step;
+        EXPECT_EQ(kept->seen_by, fresh(s, SightGrain::kSide)->seen_by) << "step " << step;
+      }
+    }
+    auto r = test::resolve_bot_step(s, bot.answers(s), nullptr);
+    ASSERT_TRUE(r) << r.error().reason;
+    s = std::move(r->next);
+  }
+  EXPECT_GE(declared, 3);
 }
 
 TEST(SightGrain, TheGamesOptionsChooseTheGrainItsStatesWorkOut) {
