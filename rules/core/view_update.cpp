@@ -207,12 +207,48 @@ void ViewRefresh::finish() {
     units.resize(plan_.size());
     return;
   }
-  std::vector<UnitView> next;
-  next.reserve(plan_.size());
-  for (const std::int64_t p : plan_) {
-    next.push_back(std::move(p >= 0 ? units[static_cast<std::size_t>(p)] : fresh_[static_cast<std::size_t>(~p)]));
+  // Otherwise a unit came or went in mid-list. When the held units kept
+  // still come in their held order (nearly always), the list is rearranged
+  // in place: the kept ones are closed up to the front, then spread out to
+  // their places from the back with the new ones set between them, so no
+  // second list is built and torn down.
+  const bool increasing = [&] {
+    std::int64_t last = -1;
+    for (const std::int64_t p : plan_) {
+      if (p < 0) continue;
+      if (p <= last) return false;
+      last = p;
+    }
+    return true;
+  }();
+  if (!increasing) {
+    std::vector<UnitView> next;
+    next.reserve(plan_.size());
+    for (const std::int64_t p : plan_) {
+      next.push_back(std::move(p >= 0 ? units[static_cast<std::size_t>(p)] : fresh_[static_cast<std::size_t>(~p)]));
+    }
+    units = std::move(next);
+    return;
   }
-  units = std::move(next);
+  std::size_t kept = 0;  // the kept units closed up: units[0, kept)
+  for (const std::int64_t p : plan_) {
+    if (p < 0) continue;
+    const auto k = static_cast<std::size_t>(p);  // k >= kept: the held indices increase
+    if (k != kept) units[kept] = std::move(units[k]);
+    ++kept;
+  }
+  const std::size_t n = plan_.size();
+  if (units.size() < n) units.resize(n);
+  for (std::size_t place = n; place-- > 0;) {
+    const std::int64_t p = plan_[place];
+    if (p >= 0) {
+      --kept;  // place >= kept: as many kept units come before this place as before its unit
+      if (kept != place) units[place] = std::move(units[kept]);
+    } else {
+      units[place] = std::move(fresh_[static_cast<std::size_t>(~p)]);
+    }
+  }
+  units.resize(n);
 }
 
 void update_view(View& held, View now, ViewUpdate& update) {

@@ -4,6 +4,7 @@
 // the terrain changed, and when the view must go whole.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -147,6 +148,54 @@ TEST(ViewUpdate, ChangedUnitsMayChangePlacesButKeptOnesMayNot) {
   // Kept units in another order cannot be told as a change.
   u = update(held, table({unit("b", 2), unit("a", 1), unit("c", 3.5)}));
   EXPECT_TRUE(u.whole);
+}
+
+// Units come and go anywhere in the list, some change and some swap places:
+// the held list is rearranged in place while its kept units keep their order,
+// and rebuilt otherwise; either way it ends as the new one, and the update
+// names exactly the places of the units it does not keep and the ids gone.
+TEST(ViewUpdate, UnitsComingAndGoingAnywhereEndAsTheNewList) {
+  std::uint64_t r = 12345;
+  auto below = [&](std::uint64_t n) {
+    r = r * 6364136223846793005ull + 1442695040888963407ull;
+    return (r >> 33) % n;
+  };
+  int fresh_ids = 0;
+  int rearranged = 0;
+  for (int round = 0; round < 300; ++round) {
+    std::vector<UnitView> before;
+    const std::size_t n = below(12);
+    for (std::size_t i = 0; i < n; ++i) before.push_back(unit("u" + std::to_string(i), static_cast<double>(i)));
+    std::vector<UnitView> after;
+    for (const auto& u : before) {
+      switch (below(5)) {
+        case 0: break;  // gone
+        case 1: after.push_back(unit(u.id, u.position.x + 0.5)); break;  // changed
+        default: after.push_back(u);  // kept
+      }
+      if (below(4) == 0) after.push_back(unit("n" + std::to_string(fresh_ids++), 50));  // new, here
+    }
+    if (round % 3 == 0 && after.size() >= 2) {
+      std::swap(after[below(after.size())], after[below(after.size())]);  // two places traded
+    }
+    View held = table(before);
+    const View now = table(after);
+    const ViewUpdate u = update(held, now);  // held == now, checked there
+    if (u.whole) continue;
+    ++rearranged;
+    std::vector<std::uint32_t> changed;
+    for (std::size_t i = 0; i < after.size(); ++i) {
+      const auto was = std::find_if(before.begin(), before.end(), [&](const UnitView& b) { return b.id == after[i].id; });
+      if (was == before.end() || !(*was == after[i])) changed.push_back(static_cast<std::uint32_t>(i));
+    }
+    EXPECT_EQ(u.changed, changed) << "round " << round;
+    std::vector<std::string> gone;
+    for (const auto& b : before) {
+      if (std::none_of(after.begin(), after.end(), [&](const UnitView& a) { return a.id == b.id; })) gone.push_back(b.id);
+    }
+    EXPECT_EQ(u.gone, gone) << "round " << round;
+  }
+  EXPECT_GT(rearranged, 150);
 }
 
 TEST(ViewUpdate, AnIdTwiceGoesWhole) {
