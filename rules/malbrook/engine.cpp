@@ -281,7 +281,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
   if (state.phase == Phase::kMovement && !owed.empty()) {
     if (!retire_pending(state).empty()) {
       resolve_retire_choices(r.next, answers, dice, r.events);
-    } else if (auto ok = movement_resolve(r.next, answers, dice, r.events); !ok) {
+    } else if (auto ok = movement_resolve(r.next, answers, dice, r.events, &owed, moves); !ok) {
       return ok.error();
     }
   } else {

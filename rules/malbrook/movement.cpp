@@ -1454,8 +1454,13 @@ bool skirmish_withdraw(GameState& s, Brigade& b, const Brigade& threat) {
   return true;
 }
 
-Verdict resolve_declare(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events) {
-  const auto decisions = declare_decisions(s);
+// Each resolve_* takes the stage's decisions from `owed` when given
+// (movement_resolve).
+Verdict resolve_declare(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events,
+                        const std::vector<Decision>* owed) {
+  const std::vector<Decision> own = owed != nullptr ? std::vector<Decision>{} : declare_decisions(s);
+  assert(owed == nullptr || *owed == declare_decisions(s));
+  const std::vector<Decision>& decisions = owed != nullptr ? *owed : own;
   std::map<std::string, const Answer*> by_id;
   for (const auto& a : answers) by_id[a.decision_id] = &a;
   for (const auto& a : answers) {
@@ -1530,9 +1535,28 @@ Verdict resolve_declare(GameState& s, const std::vector<Answer>& answers, Dice& 
   return Ok{};
 }
 
-Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events) {
-  const auto decisions = execute_decisions(s);
-  const Field field(s);
+// What MoveChecks keeps of the orders it checked: the field it laid out and
+// each order's plan, by decision, with the steps it was planned for.
+struct CheckedOrders {
+  explicit CheckedOrders(const GameState& s) : field(s) {}
+  Field field;
+  std::map<std::string, Plan, std::less<>> plans;
+};
+
+// `checked`, when given, was made on a state whose pieces and declarations
+// are s's (movement_resolve): the orders are planned on its field, and an
+// order it planned for the same steps takes that plan (plan_move depends only
+// on the field, the declaration and the steps).
+Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events,
+                        const std::vector<Decision>* owed, const CheckedOrders* checked) {
+  const std::vector<Decision> own = owed != nullptr ? std::vector<Decision>{} : execute_decisions(s);
+  assert(owed == nullptr || *owed == execute_decisions(s));
+  const std::vector<Decision>& decisions = owed != nullptr ? *owed : own;
+  std::optional<Field> own_field;
+  const Field& field = checked != nullptr ? checked->field : own_field.emplace(s);
+  assert(checked == nullptr ||
+         (field.state().brigades == s.brigades && field.state().guns == s.guns &&
+          field.state().leaders == s.leaders && field.state().movement == s.movement));
   std::vector<Plan> plans;
   std::map<std::string, const Answer*> by_id;
   for (const auto& a : answers) {
@@ -1556,6 +1580,23 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     }
     const MoveDeclaration* md = find_decl(s, decision_unit(d.id, "move/"));
     if (md == nullptr) continue;
+    if (checked != nullptr) {
+      if (auto kept = checked->plans.find(d.id); kept != checked->plans.end() && kept->second.steps == steps) {
+        plans.push_back(kept->second);
+        plans.back().decl = md;
+#ifndef NDEBUG
+        // Debug builds (the tests) plan it again and hold the kept plan to it.
+        auto again = plan_move(field, *md, steps);
+        const Plan& k = plans.back();
+        assert(again && pose_bases(again.value().end) == pose_bases(k.end) && again.value().used == k.used &&
+               again.value().moved == k.moved && again.value().sweeps.size() == k.sweeps.size() &&
+               again.value().manoeuvre_dps == k.manoeuvre_dps && again.value().obstacle_dps == k.obstacle_dps &&
+               again.value().fatigue_dps == k.fatigue_dps && again.value().merge_with == k.merge_with &&
+               again.value().split_id == k.split_id && again.value().horse_holders_to == k.horse_holders_to);
+#endif
+        continue;
+      }
+    }
     auto r = plan_move(field, *md, steps);
     if (!r) return r.error();
     plans.push_back(std::move(r).value());
@@ -1772,8 +1813,11 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
   return Ok{};
 }
 
-Verdict resolve_skirmish(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events) {
-  const auto decisions = skirmish_decisions(s);
+Verdict resolve_skirmish(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events,
+                         const std::vector<Decision>* owed) {
+  const std::vector<Decision> own = owed != nullptr ? std::vector<Decision>{} : skirmish_decisions(s);
+  assert(owed == nullptr || *owed == skirmish_decisions(s));
+  const std::vector<Decision>& decisions = owed != nullptr ? *owed : own;
   for (const auto& a : answers) {
     const Decision* d = find_decision(decisions, a.decision_id);
     if (d == nullptr) return no("no_decision", "Nothing is asked as \"" + a.decision_id + "\" now.");
@@ -1980,7 +2024,9 @@ Verdict movement_check(const GameState& state, const Answer& answer) {
 
 namespace {
 
-Verdict check_with(const GameState& state, const Field& field, const Decision& d, const Answer& answer) {
+// `plans`, when given, keeps the plan of an order found legal, by decision.
+Verdict check_with(const GameState& state, const Field& field, const Decision& d, const Answer& answer,
+                   std::map<std::string, Plan, std::less<>>* plans = nullptr) {
   if (answer.seat != d.seat) return no("wrong_seat", "Decision " + d.id + " is owed by " + d.seat + ".");
   if (d.kind == "move_dice") return check_declaration(state, d, answer);
   if (d.kind == "skirmish_withdrawal") {
@@ -1994,6 +2040,7 @@ Verdict check_with(const GameState& state, const Field& field, const Decision& d
   if (md == nullptr) return no("no_decision", "No move was declared for " + d.subjects.front() + ".");
   auto r = plan_move(field, *md, answer.steps);
   if (!r) return r.error();
+  if (plans != nullptr) plans->insert_or_assign(d.id, std::move(r).value());
   return Ok{};
 }
 
@@ -2003,9 +2050,8 @@ Verdict movement_check(const GameState& state, const Decision& d, const Answer& 
   return check_with(state, Field(state), d, answer);
 }
 
-struct MoveChecks::Impl {
-  explicit Impl(const GameState& s) : field(s) {}
-  Field field;
+struct MoveChecks::Impl : CheckedOrders {
+  using CheckedOrders::CheckedOrders;
 };
 
 MoveChecks::MoveChecks(const GameState& state) : state_(state) {}
@@ -2013,12 +2059,19 @@ MoveChecks::~MoveChecks() = default;
 
 Verdict MoveChecks::check(const Decision& d, const Answer& answer) const {
   if (!impl_) impl_ = std::make_unique<Impl>(state_);
-  return check_with(state_, impl_->field, d, answer);
+  return check_with(state_, impl_->field, d, answer, &impl_->plans);
 }
 
 Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,
-                         std::vector<Event>& events) {
+                         std::vector<Event>& events, const std::vector<Decision>* owed, const MoveChecks* checks) {
   const MoveStage st = effective_stage(next);
+  // What the checks kept, when `next` is still their state (a stale stamp is
+  // reset below, which changes what the field marks as moving).
+  const CheckedOrders* checked = nullptr;
+  if (checks != nullptr && st == MoveStage::kExecute && !stale(next)) {
+    if (!checks->impl_) checks->impl_ = std::make_unique<MoveChecks::Impl>(checks->state_);
+    checked = checks->impl_.get();
+  }
   if (stale(next)) {
     next.movement = {};
     next.movement.turn = next.turn;
@@ -2026,11 +2079,11 @@ Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Di
     next.movement.stage = MoveStage::kDeclare;
   }
   switch (st) {
-    case MoveStage::kDeclare: return resolve_declare(next, answers, dice, events);
+    case MoveStage::kDeclare: return resolve_declare(next, answers, dice, events, owed);
     case MoveStage::kExecute:
       next.movement.stage = MoveStage::kExecute;
-      return resolve_execute(next, answers, events);
-    case MoveStage::kSkirmish: return resolve_skirmish(next, answers, events);
+      return resolve_execute(next, answers, events, owed, checked);
+    case MoveStage::kSkirmish: return resolve_skirmish(next, answers, events, owed);
     default:
       if (!answers.empty()) return no("no_decision", "Nothing is owed in the movement phase now.");
       return Ok{};

@@ -68,14 +68,25 @@ class MoveChecks {
   Verdict check(const Decision& d, const Answer& answer) const;
 
  private:
+  // The orders' resolution plans on the outlines laid out here (movement_resolve).
+  friend Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,
+                                  std::vector<Event>& events, const std::vector<Decision>* owed,
+                                  const MoveChecks* checks);
   struct Impl;
   const GameState& state_;
   mutable std::unique_ptr<Impl> impl_;
 };
 // Applies every answer of the step; appends events; returns a rejection (and
-// the caller discards `next`) if any answer is illegal.
+// the caller discards `next`) if any answer is illegal. `owed`, when given, is
+// movement_pending(next) as the step begins (the engine's pending list): the
+// stage takes its decisions from it rather than working them out again
+// (debug builds work them out anyway and hold `owed` to them). `checks`, when
+// given, are the MoveChecks of the state `next` is a copy of: the orders are
+// planned on the field they laid out for checking them rather than on a new
+// one (debug builds hold the two states' pieces equal).
 Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,
-                         std::vector<Event>& events);
+                         std::vector<Event>& events, const std::vector<Decision>* owed = nullptr,
+                         const MoveChecks* checks = nullptr);
 // True when nothing more is owed in this half's movement phase.
 bool movement_finished(const GameState& state);
 
