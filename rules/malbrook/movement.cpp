@@ -2024,8 +2024,14 @@ Verdict movement_check(const GameState& state, const Answer& answer) {
 
 namespace {
 
-// `plans`, when given, keeps the plan of an order found legal, by decision.
-Verdict check_with(const GameState& state, const Field& field, const Decision& d, const Answer& answer,
+// Whether checking an answer to `d` needs the state's Field: orders and
+// leaders' moves do; declarations and skirmish choices do not, so none is
+// laid out for them.
+bool needs_field(const Decision& d) { return d.kind != "move_dice" && d.kind != "skirmish_withdrawal"; }
+
+// `field` is the state's, or null where !needs_field(d). `plans`, when
+// given, keeps the plan of an order found legal, by decision.
+Verdict check_with(const GameState& state, const Field* field, const Decision& d, const Answer& answer,
                    std::map<std::string, Plan, std::less<>>* plans = nullptr) {
   if (answer.seat != d.seat) return no("wrong_seat", "Decision " + d.id + " is owed by " + d.seat + ".");
   if (d.kind == "move_dice") return check_declaration(state, d, answer);
@@ -2035,10 +2041,11 @@ Verdict check_with(const GameState& state, const Field& field, const Decision& d
     }
     return Ok{};
   }
-  if (d.kind == "leader_move") return check_leader(state, field, answer, decision_unit(d.id, "leader/"));
+  assert(field != nullptr && needs_field(d));
+  if (d.kind == "leader_move") return check_leader(state, *field, answer, decision_unit(d.id, "leader/"));
   const MoveDeclaration* md = find_decl(state, decision_unit(d.id, "move/"));
   if (md == nullptr) return no("no_decision", "No move was declared for " + d.subjects.front() + ".");
-  auto r = plan_move(field, *md, answer.steps);
+  auto r = plan_move(*field, *md, answer.steps);
   if (!r) return r.error();
   if (plans != nullptr) plans->insert_or_assign(d.id, std::move(r).value());
   return Ok{};
@@ -2047,7 +2054,9 @@ Verdict check_with(const GameState& state, const Field& field, const Decision& d
 }  // namespace
 
 Verdict movement_check(const GameState& state, const Decision& d, const Answer& answer) {
-  return check_with(state, Field(state), d, answer);
+  if (!needs_field(d)) return check_with(state, nullptr, d, answer);
+  const Field field(state);
+  return check_with(state, &field, d, answer);
 }
 
 struct MoveChecks::Impl : CheckedOrders {
@@ -2058,8 +2067,9 @@ MoveChecks::MoveChecks(const GameState& state) : state_(state) {}
 MoveChecks::~MoveChecks() = default;
 
 Verdict MoveChecks::check(const Decision& d, const Answer& answer) const {
+  if (!needs_field(d)) return check_with(state_, nullptr, d, answer);
   if (!impl_) impl_ = std::make_unique<Impl>(state_);
-  return check_with(state_, impl_->field, d, answer, &impl_->plans);
+  return check_with(state_, &impl_->field, d, answer, &impl_->plans);
 }
 
 Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Dice& dice,
