@@ -8,6 +8,7 @@
 // re-records them (tests/rules/malbrook/golden/README.md says when).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -17,8 +18,10 @@
 #include <variant>
 
 #include "proto/codec/scenario_codec.hpp"
+#include "rules/malbrook/after_combat.hpp"
 #include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/game.hpp"
+#include "rules/malbrook/movement.hpp"
 #include "tests/rules/malbrook/bot.hpp"
 #include "tests/rules/malbrook/golden_files.hpp"
 
@@ -224,6 +227,49 @@ TEST(FullGame, AGamePlayedAsARoomPlaysItIsTheEnginesGame) {
     }
     EXPECT_GT(steps, 20) << c.scenario;
   }
+}
+
+// The engine's movement orders are planned once, when they are checked
+// (MoveChecks), and the step's resolution takes those plans and the checks'
+// field (movement_resolve's `checks`). Resolving every movement step of bot
+// games with the checks and again with nothing handed over (a field laid out
+// and every order planned afresh) must give the same state and events.
+TEST(FullGame, OrdersResolvedOnTheChecksPlansAreOrdersPlannedAfresh) {
+  int compared = 0;
+  for (const auto& [scenario, seed] : {std::pair{"demo", 4u}, std::pair{"blenheim", 5u}}) {
+    GameState s = load(scenario, seed);
+    Bot bot(seed);
+    for (int step = 0; step < 120 && !finished(s); ++step) {
+      std::vector<Answer> used;
+      auto r = test::resolve_bot_step(s, bot.answers(s), &used);
+      ASSERT_TRUE(r.ok()) << scenario << ": " << r.error().reason;
+      const auto owed = pending(s);
+      if (s.phase == Phase::kMovement && retire_pending(s).empty() && !owed.empty()) {
+        const MoveChecks checks(s);
+        for (const auto& a : used) {
+          const auto d = std::find_if(owed.begin(), owed.end(), [&](const Decision& x) { return x.id == a.decision_id; });
+          ASSERT_NE(d, owed.end()) << a.decision_id;
+          ASSERT_TRUE(checks.check(*d, a).ok()) << a.decision_id;
+        }
+        GameState planned = s;
+        GameState afresh = s;
+        KeyedDice d1(s.seed, s.step);
+        KeyedDice d2(s.seed, s.step);
+        std::vector<Event> e1;
+        std::vector<Event> e2;
+        ASSERT_TRUE(movement_resolve(planned, used, d1, e1, &owed, &checks).ok());
+        ASSERT_TRUE(movement_resolve(afresh, used, d2, e2).ok());
+        ASSERT_EQ(state_hash(planned), state_hash(afresh)) << scenario << " step " << step;
+        ASSERT_EQ(e1.size(), e2.size()) << scenario << " step " << step;
+        for (std::size_t i = 0; i < e1.size(); ++i) {
+          EXPECT_EQ(e1[i].kind + ": " + e1[i].text, e2[i].kind + ": " + e2[i].text) << scenario << " step " << step;
+        }
+        ++compared;
+      }
+      s = std::move(r->next);
+    }
+  }
+  EXPECT_GE(compared, 8);
 }
 
 TEST(FullGame, TheSameSeedPlaysTheSameGame) {
