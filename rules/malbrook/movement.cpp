@@ -1454,13 +1454,22 @@ bool skirmish_withdraw(GameState& s, Brigade& b, const Brigade& threat) {
   return true;
 }
 
-// Each resolve_* takes the stage's decisions from `owed` when given
-// (movement_resolve).
+// The stage's decisions for each resolve_*: `owed` when given
+// (movement_resolve; debug builds hold it to the list worked out), else the
+// list worked out, kept in `own`.
+template <class WorkOut>
+const std::vector<Decision>& stage_decisions(const std::vector<Decision>* owed, std::vector<Decision>& own,
+                                             const WorkOut& work_out) {
+  assert(owed == nullptr || *owed == work_out());
+  if (owed != nullptr) return *owed;
+  own = work_out();
+  return own;
+}
+
 Verdict resolve_declare(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events,
                         const std::vector<Decision>* owed) {
-  const std::vector<Decision> own = owed != nullptr ? std::vector<Decision>{} : declare_decisions(s);
-  assert(owed == nullptr || *owed == declare_decisions(s));
-  const std::vector<Decision>& decisions = owed != nullptr ? *owed : own;
+  std::vector<Decision> own;
+  const std::vector<Decision>& decisions = stage_decisions(owed, own, [&] { return declare_decisions(s); });
   std::map<std::string, const Answer*> by_id;
   for (const auto& a : answers) by_id[a.decision_id] = &a;
   for (const auto& a : answers) {
@@ -1549,9 +1558,8 @@ struct CheckedOrders {
 // on the field, the declaration and the steps).
 Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events,
                         const std::vector<Decision>* owed, const CheckedOrders* checked) {
-  const std::vector<Decision> own = owed != nullptr ? std::vector<Decision>{} : execute_decisions(s);
-  assert(owed == nullptr || *owed == execute_decisions(s));
-  const std::vector<Decision>& decisions = owed != nullptr ? *owed : own;
+  std::vector<Decision> own;
+  const std::vector<Decision>& decisions = stage_decisions(owed, own, [&] { return execute_decisions(s); });
   std::optional<Field> own_field;
   const Field& field = checked != nullptr ? checked->field : own_field.emplace(s);
   assert(checked == nullptr ||
@@ -1815,9 +1823,8 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
 
 Verdict resolve_skirmish(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events,
                          const std::vector<Decision>* owed) {
-  const std::vector<Decision> own = owed != nullptr ? std::vector<Decision>{} : skirmish_decisions(s);
-  assert(owed == nullptr || *owed == skirmish_decisions(s));
-  const std::vector<Decision>& decisions = owed != nullptr ? *owed : own;
+  std::vector<Decision> own;
+  const std::vector<Decision>& decisions = stage_decisions(owed, own, [&] { return skirmish_decisions(s); });
   for (const auto& a : answers) {
     const Decision* d = find_decision(decisions, a.decision_id);
     if (d == nullptr) return no("no_decision", "Nothing is asked as \"" + a.decision_id + "\" now.");
