@@ -30,6 +30,7 @@ inline constexpr double kCoverEdgeDepth = 1.0;
 // kMessenger: GameState::messengers; kHorseHolders: the horse-holder marker
 // of GameState::brigades[index].
 enum class PieceKind : std::uint8_t { kBrigade, kGun, kLeader, kMessenger, kHorseHolders };
+inline constexpr std::size_t kPieceKinds = 5;
 struct PieceRef {
   PieceKind kind = PieceKind::kBrigade;
   std::size_t index = 0;  // into GameState::brigades / guns / leaders / messengers
@@ -53,6 +54,26 @@ struct MalbrookScene {
   friend bool operator==(const MalbrookScene&, const MalbrookScene&) = default;
 };
 
+// What build_scene reads of one piece, less the terrain it stands on and
+// the seats: two states whose pieces give equal keys, in order, make equal
+// scenes for the same seats on the same terrain (debug builds check it in
+// sight_table). Working the keys out lays out no bases, so sight_table
+// compares them with its memo's instead of building the scene to compare.
+struct SceneKey {
+  static constexpr std::uint32_t kShot = 1;      // shot_this_turn
+  static constexpr std::uint32_t kObserves = 2;  // observes for its owner
+  PieceRef ref;
+  Vec2 position;  // a horse-holder marker's: where the horses are
+  double facing_deg = 0;
+  std::uint32_t owner = MalbrookScene::kNoOwner;
+  std::uint32_t shape = 0;      // what sizes and lays out its bases: formation, troop type, style; weight; rank
+  std::uint32_t flags = 0;      // kShot, kObserves
+  std::uint32_t count = 0;      // a brigade's bases
+  std::vector<BasePose> poses;  // a brigade's base_poses, which footprint() may lay its bases by
+
+  friend bool operator==(const SceneKey&, const SceneKey&) = default;
+};
+
 // Every brigade, gun and leader still on the table, every messenger on its
 // way and every horse-holder marker. Each observes for the bit of its owning
 // seat in `seats` (seat index = bit): "Leaders, messengers, and markers do not
@@ -64,8 +85,14 @@ struct MalbrookScene {
 // same bases and facing, takes its elevation and cover edge from there
 // instead of asking the terrain again -- they depend on nothing else. The
 // scene is the same either way.
-MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats,
-                          const MalbrookScene* like = nullptr);
+//
+// `keys`, if given, gets each scene object's SceneKey, in scene order.
+MalbrookScene build_scene(const GameState& state, const std::vector<Seat>& seats, const MalbrookScene* like = nullptr,
+                          std::vector<SceneKey>* keys = nullptr);
+// The keys build_scene gives, without the scene.
+std::vector<SceneKey> scene_keys(const GameState& state, const std::vector<Seat>& seats);
+// scene_keys(state, seats) == keys, stopping at the first that differs.
+bool scene_keys_are(const GameState& state, const std::vector<Seat>& seats, const std::vector<SceneKey>& keys);
 
 // A state's scene with its pieces found by kind and index, and "does this
 // piece see that one" answered on it (the scene prepared once for all the
@@ -101,6 +128,7 @@ class SceneLookup {
 struct SightTable {
   std::vector<Seat> seats;
   MalbrookScene scene;            // as build_scene makes it (each piece observing for its own seat)
+  std::vector<SceneKey> keys;     // the scene's, for comparing a state with this table's (sight_table)
   std::vector<Feature> features;  // the terrain it was computed on
   std::vector<SeatMask> seen_by;  // seen_by[i]: the seats that see scene.scene.objects[i]
   SightGrain grain = SightGrain::kSeat;
@@ -122,9 +150,9 @@ struct SightTable {
 // The state's sight table at least as fine as `grain` (and as the grain the
 // state's memo asks for): the one the state last computed when its seats,
 // scene and terrain are still the same (GameState::sight_memo) and it is fine
-// enough, else worked out now and remembered. Building the scene to compare
-// costs a few microseconds; computing the table ~1 ms (kSide) to ~3.5 ms
-// (kSeat) at big-battle scale.
+// enough, else worked out now and remembered. Comparing the state's scene
+// keys with the memo's costs a few microseconds; computing the table ~1 ms
+// (kSide) to ~3.5 ms (kSeat) at big-battle scale.
 std::shared_ptr<const SightTable> sight_table(const GameState& state, SightGrain grain = SightGrain::kSide);
 
 }  // namespace galloper::rules::malbrook

@@ -7,8 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
 
+#include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/game.hpp"
 #include "rules/malbrook/seats.hpp"
@@ -141,6 +143,175 @@ TEST(SightGrain, AScenePlacedLikeTheLastIsTheSceneBuiltAfresh) {
   GameState turned = s;
   turned.leaders[0].facing_deg = std::fmod(turned.leaders[0].facing_deg + 90, 360);
   EXPECT_EQ(build_scene(turned, seats, &like), build_scene(turned, seats));
+}
+
+// sight_table keeps its memo when the state's scene keys equal the memo's,
+// without building the scene (SceneKey). So every change to a piece that
+// changes what build_scene makes of it must change its key; changes the
+// scene does not show (DPs, names, wounds) leave the keys, and so the memo,
+// alone.
+TEST(SightGrain, EveryChangeThatChangesThePiecesSceneChangesItsKey) {
+  GameState s = blenheim(8);
+  // A messenger on its way and dismounted dragoons' horses, so that every
+  // kind of piece is on the table.
+  ASSERT_GE(s.leaders.size(), 3u);
+  Messenger m;
+  m.id = "msg1";
+  m.army = s.leaders[1].army;
+  m.from = s.leaders[1].id;
+  m.to = s.leaders[2].id;
+  m.position = s.leaders[1].position + Vec2{1, 1};
+  m.facing_deg = 90;
+  s.messengers.push_back(m);
+  const auto dragoons = std::find_if(s.brigades.begin(), s.brigades.end(),
+                                     [](const Brigade& b) { return b.type == TroopType::kDragoons; });
+  ASSERT_NE(dragoons, s.brigades.end());
+  dragoons->type = TroopType::kDismountedDragoons;
+  dragoons->horse_holders = dragoons->position + Vec2{0, -3};
+  const std::size_t dr = static_cast<std::size_t>(dragoons - s.brigades.begin());
+  const auto seats = seats_of(s);
+  const MalbrookScene scene = build_scene(s, seats);
+  const std::vector<SceneKey> keys = scene_keys(s, seats);
+  std::vector<SceneKey> built_keys;
+  ASSERT_EQ(build_scene(s, seats, nullptr, &built_keys), scene);
+  ASSERT_EQ(built_keys, keys);  // one walk gives both
+  ASSERT_EQ(keys.size(), scene.refs.size());
+
+  // A wing of the same army other than the piece's own.
+  auto other_wing = [&](std::string_view army, std::string_view wing) {
+    for (const auto& a : s.armies) {
+      if (a.id != army) continue;
+      for (const auto& w : a.wings) {
+        if (w.id != wing) return w.id;
+      }
+    }
+    return std::string(wing);
+  };
+  enum class Expect { kChanged, kSame, kMay };
+  struct Change {
+    std::string what;
+    std::function<void(GameState&)> apply;
+    Expect expect;
+  };
+  auto on = [](auto member, std::size_t i, auto change) {
+    return [member, i, change](GameState& g) { change((g.*member)[i]); };
+  };
+  constexpr auto kB = &GameState::brigades;
+  constexpr auto kG = &GameState::guns;
+  constexpr auto kL = &GameState::leaders;
+  constexpr auto kM = &GameState::messengers;
+  auto bit = [](Status st) { return static_cast<std::uint32_t>(st); };
+  const std::vector<Change> changes = {
+      {"brigade moved",
+       on(kB, 0,
+          [](Brigade& b) {
+            b.position = b.position + Vec2{1, 0};
+          }),
+       Expect::kChanged},
+      {"brigade turned", on(kB, 0, [](Brigade& b) { b.facing_deg = std::fmod(b.facing_deg + 10, 360); }),
+       Expect::kChanged},
+      {"brigade in march column", on(kB, 0, [](Brigade& b) { b.formation = Formation::kMarchColumn; }),
+       Expect::kChanged},
+      {"brigade unformed", on(kB, 0, [](Brigade& b) { b.formation = Formation::kUnformed; }), Expect::kChanged},
+      {"brigade lost a base", on(kB, 0, [](Brigade& b) { b.bases -= 1; }), Expect::kChanged},
+      {"brigade's troop type", on(kB, 0, [](Brigade& b) { b.type = TroopType::kHorse; }), Expect::kMay},
+      {"brigade's style", on(kB, 0, [](Brigade& b) { b.style = FightingStyle::kNew; }), Expect::kMay},
+      {"brigade's bases posed apart",
+       on(kB, 0,
+          [](Brigade& b) {
+            for (const auto& r : footprint(b)) b.base_poses.push_back({r.center + Vec2{0.5, 0}, r.facing_deg});
+          }),
+       Expect::kChanged},
+      {"brigade in combat (shoots)", on(kB, 0, [&](Brigade& b) { b.status |= bit(Status::kInCombat); }),
+       Expect::kChanged},
+      {"brigade destroyed", on(kB, 0, [&](Brigade& b) { b.status |= bit(Status::kDestroyed); }), Expect::kChanged},
+      {"brigade surrendered", on(kB, 0, [&](Brigade& b) { b.status |= bit(Status::kSurrendered); }), Expect::kChanged},
+      {"brigade with no bases", on(kB, 0, [](Brigade& b) { b.bases = 0; }), Expect::kChanged},
+      {"brigade to another wing", on(kB, 0, [&](Brigade& b) { b.wing = other_wing(b.army, b.wing); }),
+       Expect::kChanged},
+      {"brigade's DPs", on(kB, 0, [](Brigade& b) { b.dps += 1; }), Expect::kSame},
+      {"brigade's name and grade",
+       on(kB, 0,
+          [](Brigade& b) {
+            b.name += " (renamed)";
+            b.grade = Grade::kA;
+          }),
+       Expect::kSame},
+      {"brigade halted", on(kB, 0, [&](Brigade& b) { b.status |= bit(Status::kHalted); }), Expect::kSame},
+      {"horses moved",
+       on(kB, dr,
+          [](Brigade& b) {
+            b.horse_holders = *b.horse_holders + Vec2{1, 0};
+          }),
+       Expect::kChanged},
+      {"horses mounted", on(kB, dr, [](Brigade& b) { b.horse_holders.reset(); }), Expect::kChanged},
+      {"gun moved",
+       on(kG, 0,
+          [](Gun& g) {
+            g.position = g.position + Vec2{0, 1};
+          }),
+       Expect::kChanged},
+      {"gun turned", on(kG, 0, [](Gun& g) { g.facing_deg = std::fmod(g.facing_deg + 45, 360); }), Expect::kChanged},
+      {"gun's weight",
+       on(kG, 0, [](Gun& g) { g.weight = g.weight == GunWeight::kLight ? GunWeight::kHeavy : GunWeight::kLight; }),
+       Expect::kChanged},
+      {"gun fired", on(kG, 0, [&](Gun& g) { g.status |= bit(Status::kFired); }), Expect::kChanged},
+      {"gun abandoned", on(kG, 0, [&](Gun& g) { g.status |= bit(Status::kAbandoned); }), Expect::kChanged},
+      {"gun to another wing", on(kG, 0, [&](Gun& g) { g.wing = other_wing(g.army, g.wing); }), Expect::kMay},
+      {"gun's DPs", on(kG, 0, [](Gun& g) { g.dps += 1; }), Expect::kSame},
+      {"leader moved",
+       on(kL, 0,
+          [](Leader& l) {
+            l.position = l.position + Vec2{2, 0};
+          }),
+       Expect::kChanged},
+      {"leader turned", on(kL, 0, [](Leader& l) { l.facing_deg = std::fmod(l.facing_deg + 90, 360); }),
+       Expect::kChanged},
+      {"leader's rank", on(kL, 2, [](Leader& l) { l.rank = LeaderRank::kMarshal; }), Expect::kMay},
+      {"leader killed", on(kL, 0, [](Leader& l) { l.killed = true; }), Expect::kChanged},
+      {"leader captured", on(kL, 0, [](Leader& l) { l.captured = true; }), Expect::kChanged},
+      {"leader to another wing", on(kL, 2, [&](Leader& l) { l.wing = other_wing(l.army, l.wing); }), Expect::kMay},
+      {"leader wounded", on(kL, 0, [](Leader& l) { l.wounds += 1; }), Expect::kSame},
+      {"messenger moved",
+       on(kM, 0,
+          [](Messenger& x) {
+            x.position = x.position + Vec2{3, 0};
+          }),
+       Expect::kChanged},
+      {"messenger turned", on(kM, 0, [](Messenger& x) { x.facing_deg = 270; }), Expect::kChanged},
+      {"messenger's sender", on(kM, 0, [&](Messenger& x) { x.from = s.leaders[0].id; }), Expect::kMay},
+      {"messenger's recipient", on(kM, 0, [&](Messenger& x) { x.to = s.leaders[0].id; }), Expect::kSame},
+  };
+  int changed = 0;
+  for (const auto& c : changes) {
+    GameState t = s;
+    c.apply(t);
+    const bool scene_changed = build_scene(t, seats) != scene;
+    const bool keys_changed = scene_keys(t, seats) != keys;
+    if (scene_changed) {
+      ++changed;
+      EXPECT_TRUE(keys_changed) << c.what << ": the scene changed but the keys did not";
+    }
+    if (c.expect == Expect::kChanged) {
+      EXPECT_TRUE(scene_changed) << c.what << " should change the scene";
+    }
+    if (c.expect == Expect::kSame) {
+      EXPECT_FALSE(keys_changed) << c.what << " changes nothing the scene shows, but the keys";
+    }
+  }
+  EXPECT_GE(changed, 25);
+
+  // The memo: kept through a change the scene does not show, not through one it does.
+  const auto table = sight_table(s, SightGrain::kSide);
+  GameState hurt = s;
+  hurt.brigades[0].dps += 1;
+  EXPECT_EQ(sight_table(hurt, SightGrain::kSide), table);
+  GameState moved = s;
+  moved.brigades[0].position = moved.brigades[0].position + Vec2{1, 0};
+  const auto after_move = sight_table(moved, SightGrain::kSide);
+  EXPECT_NE(after_move, table);
+  EXPECT_EQ(after_move->seen_by, fresh(moved, SightGrain::kSide)->seen_by);
+  EXPECT_EQ(after_move->keys, scene_keys(moved, seats));
 }
 
 // A state's pending decisions are sometimes worked out on a copy (the
