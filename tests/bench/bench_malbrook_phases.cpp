@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -291,6 +293,11 @@ BENCHMARK(BM_CommandDetermineControl)->Unit(benchmark::kMillisecond);
 // events, ms per step (mean), slowest step (wall), and the share of the
 // time spent resolving (pending + check + resolve) against the views, and
 // the StepResolved bytes sent to all seats per step.
+//
+// With GALLOPER_BENCH_STEPS set in the environment, each case also prints
+// (to stderr) a line per step: the phase the step resolves, its resolution
+// and its views in ms (wall, the mean of the passes), and each seat's units
+// new or changed / gone -- where a turn's time goes, step by step.
 
 struct TurnCase {
   std::unique_ptr<Game> first;                // the state the turn starts in
@@ -347,14 +354,24 @@ void BM_FullTurn(benchmark::State& state) {
   double total = 0;
   std::size_t events = 0;
   std::string bytes;
+  const bool per_step = std::getenv("GALLOPER_BENCH_STEPS") != nullptr;
+  struct StepRow {
+    std::string phase;    // of the state the step starts in
+    double resolve_ms = 0;  // summed over the passes
+    double views_ms = 0;
+    std::string changed;  // each seat's (the same every pass)
+  };
+  std::vector<StepRow> rows(per_step ? c.answers.size() : 0);
   for (auto _ : state) {
     state.PauseTiming();
     shown = held;
     state.ResumeTiming();
     std::unique_ptr<Game> game = c.first->clone();
     events = 0;
-    for (const auto& answers : c.answers) {
+    for (std::size_t step = 0; step < c.answers.size(); ++step) {
+      const auto& answers = c.answers[step];
       using Clock = std::chrono::steady_clock;
+      if (per_step) rows[step].phase = game->phase();
       const auto started = Clock::now();
       benchmark::DoNotOptimize(game->pending());
       for (const auto& a : answers) {
@@ -368,17 +385,35 @@ void BM_FullTurn(benchmark::State& state) {
       }
       const auto resolved_at = Clock::now();
       const Game& next = *resolved.value().next;
-      const std::size_t seen = bench::show_every_seat(next, resolved.value().events, seats, settings, shown, bytes, wire_bytes);
+      if (per_step) rows[step].changed.clear();
+      const std::size_t seen = bench::show_every_seat(next, resolved.value().events, seats, settings, shown, bytes,
+                                                      wire_bytes, per_step ? &rows[step].changed : nullptr);
       benchmark::DoNotOptimize(seen);
       events += resolved.value().events.size();
       game = std::move(resolved.value().next);
       const auto done = Clock::now();
       const double ms = std::chrono::duration<double, std::milli>(done - started).count();
+      if (per_step) {
+        rows[step].resolve_ms += std::chrono::duration<double, std::milli>(resolved_at - started).count();
+        rows[step].views_ms += std::chrono::duration<double, std::milli>(done - resolved_at).count();
+      }
       slowest = std::max(slowest, ms);
       total += ms;
       resolving += std::chrono::duration<double, std::milli>(resolved_at - started).count();
     }
     if (game->turn() != c.first->turn() + 1) state.SkipWithError("the turn did not end where recorded");
+  }
+  if (per_step && state.iterations() > 0) {
+    // Google Benchmark runs a case a few times to find how many passes to
+    // time: the last report printed is the timed run's.
+    const double passes = static_cast<double>(state.iterations());
+    std::fprintf(stderr, "BM_FullTurn/%lld/%lld, %lld passes, mean ms per step:\n",
+                 static_cast<long long>(state.range(0)), static_cast<long long>(state.range(1)),
+                 static_cast<long long>(state.iterations()));
+    for (const auto& r : rows) {
+      std::fprintf(stderr, "  %-12s resolve %6.3f  views %6.3f  changed/gone:%s\n", r.phase.c_str(),
+                   r.resolve_ms / passes, r.views_ms / passes, r.changed.c_str());
+    }
   }
   const double steps = static_cast<double>(c.answers.size());
   state.counters["steps"] = steps;

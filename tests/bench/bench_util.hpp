@@ -36,10 +36,13 @@ inline std::vector<rules::View> views_of(const rules::Game& game, const std::vec
 // the events it may see, and its view told as a change to the one it was
 // last sent (`shown`, one per seat, brought up to date by refresh_view), on an
 // arena, serialized (into `bytes`; `wire_bytes` adds up the sizes). Returns
-// the number of events shown in all.
+// the number of events shown in all. `changed`, if given, gets each seat's
+// count of units new or changed (ViewUpdate::changed) and gone, as
+// " changed/gone" (" whole" for a view sent whole), seat after seat.
 inline std::size_t show_every_seat(const rules::Game& next, const std::vector<rules::Event>& events,
                                    const std::vector<rules::Seat>& seats, const rules::ViewSettings& settings,
-                                   std::vector<rules::View>& shown, std::string& bytes, std::size_t& wire_bytes) {
+                                   std::vector<rules::View>& shown, std::string& bytes, std::size_t& wire_bytes,
+                                   std::string* changed = nullptr) {
   std::size_t seen = 0;
   for (std::size_t i = 0; i < seats.size(); ++i) {
     seen += next.visible_events(events, seats[i].id, settings).size();
@@ -53,6 +56,10 @@ inline std::size_t show_every_seat(const rules::Game& next, const std::vector<ru
     }
     sr->SerializeToString(&bytes);
     wire_bytes += bytes.size();
+    if (changed != nullptr) {
+      *changed += update.whole ? std::string(" whole")
+                               : " " + std::to_string(update.changed.size()) + "/" + std::to_string(update.gone.size());
+    }
   }
   return seen;
 }
