@@ -1,6 +1,7 @@
 #include "rules/core/view_update.hpp"
 
 #include <cassert>
+#include <functional>
 #include <utility>
 
 namespace galloper::rules {
@@ -107,19 +108,26 @@ std::size_t ViewRefresh::find_held(std::string_view id) {
   const auto& units = held_.units;
   const std::size_t n = held_count_;  // not the units appended since
   if (next_ < n && units[next_].id == id) return next_;
-  if (where_.empty() && n > 0) {
-    std::size_t total = 0;
-    for (const auto& u : units) total += u.id.size();
-    ids_.reserve(total);  // no reallocation below: the keys stay valid
-    where_.reserve(n);
+  if (n == 0) return n;
+  const std::hash<std::string_view> hash;
+  if (where_.empty()) {
+    // Linear probing from each id's hash. An id held twice: the first
+    // stays the one found, as a map's emplace would keep it.
+    std::size_t size = 16;
+    while (size < 2 * n) size *= 2;
+    where_.assign(size, 0);
     for (std::size_t j = 0; j < n; ++j) {
-      const std::size_t at = ids_.size();
-      ids_ += units[j].id;
-      where_.emplace(std::string_view(ids_).substr(at, units[j].id.size()), j);
+      std::size_t at = hash(units[j].id) & (size - 1);
+      while (where_[at] != 0) at = (at + 1) & (size - 1);
+      where_[at] = static_cast<std::uint32_t>(j + 1);
     }
   }
-  auto it = where_.find(id);
-  return it == where_.end() ? n : it->second;
+  const std::size_t mask = where_.size() - 1;
+  for (std::size_t at = hash(id) & mask; where_[at] != 0; at = (at + 1) & mask) {
+    const std::size_t j = where_[at] - 1;
+    if (units[j].id == id) return j;
+  }
+  return n;
 }
 
 void ViewRefresh::expect_units(std::size_t n) {

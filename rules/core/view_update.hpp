@@ -11,7 +11,6 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
-#include <unordered_map>
 #include <vector>
 
 #include "rules/core/game.hpp"
@@ -199,10 +198,12 @@ class ViewRefresh {
   std::vector<std::int64_t> plan_;
   std::vector<UnitView> fresh_;
   std::vector<char> matched_;
-  // Looked up once the next-in-order guess fails; its keys are views into
-  // ids_, a copy of the held ids, since changed units swap their buffers.
-  std::string ids_;
-  std::unordered_map<std::string_view, std::size_t> where_;
+  // The held units by id, laid out once the next-in-order guess fails: an
+  // open-addressed table of held indices + 1 (0: empty), its size a power of
+  // two at least twice the held count. It keeps indices, not ids: a held
+  // unit below held_count_ changes only for a unit of the same id
+  // (replace_held), so its id can be read at each lookup.
+  std::vector<std::uint32_t> where_;
   std::size_t next_ = 0;        // where the next unit is looked for first
   std::size_t kept_after_ = 0;  // one past the last kept unit's index in held_.units
 };
