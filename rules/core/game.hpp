@@ -159,14 +159,16 @@ struct SideView {
   friend bool operator==(const SideView&, const SideView&) = default;
 };
 
-// Which state of a game a view was last built from: a ruleset's memo for
-// its refresh_view (MalbrookGame keeps each unchanged piece's unit without
-// describing it again when the view is of the state the game was resolved
-// from). Not part of the view's value: views compare equal whatever their
-// bases, and nothing is sent of it. Null: not known (a view built by hand,
-// or decoded).
+// Which state of a game a view was last built from, and with which vision
+// setting: a ruleset's memo for its refresh_view (MalbrookGame keeps each
+// unchanged piece's unit without describing it again when the view is of
+// the state the game was resolved from, and refreshes the seats of a side
+// from one of them). Not part of the view's value: views compare equal
+// whatever their bases, and nothing is sent of it. Null: not known (a view
+// built by hand, or decoded).
 struct ViewBasis {
   std::shared_ptr<const void> state;
+  bool side_shared_vision = false;  // ViewSettings::side_shared_vision it was built with (with `state`)
 
   friend bool operator==(const ViewBasis&, const ViewBasis&) { return true; }
 };

@@ -75,6 +75,7 @@ ViewRefresh::ViewRefresh(View& held, ViewUpdate& update)
   held_.basis = {};  // of no state until the caller says
   update_.whole = false;
   update_.terrain_changed = false;
+  update_.kept_in_place = true;
   update_.changed.clear();
   update_.gone.clear();
   plan_.reserve(held.units.size());
@@ -209,6 +210,7 @@ void ViewRefresh::finish() {
   for (std::size_t k = 0; k < held_count_; ++k) {
     if (!matched_[k]) update_.gone.push_back(units[k].id);
   }
+  update_.kept_in_place = in_place_;
   // Nearly always every unit is where it was: nothing moves (the units gone,
   // if any, were the last ones).
   if (in_place_) {

@@ -24,6 +24,9 @@ struct ViewUpdate {
   // kept in another order, an id twice): send it whole.
   bool whole = false;
   bool terrain_changed = false;
+  // Every unit kept is at its held place: units went only from the end of
+  // the held list and new ones came only after the kept ones (most steps).
+  bool kept_in_place = true;
   // Places in the view's units of those new to it or changed, ascending.
   std::vector<std::uint32_t> changed;
   // Ids of the units the held view had and this one no longer shows.

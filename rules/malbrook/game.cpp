@@ -54,14 +54,42 @@ const std::shared_ptr<const void>& MalbrookGame::basis() const {
 
 View MalbrookGame::view_for(std::string_view seat, const ViewSettings& settings) const {
   View v = malbrook::view_for(state_, sight(sight_grain(settings)), seat, settings);
-  v.basis.state = basis();
+  v.basis = {basis(), settings.side_shared_vision};
   return v;
 }
 
 void MalbrookGame::refresh_view(std::string_view seat, const ViewSettings& settings, View& held,
                                 ViewUpdate& update) const {
-  malbrook::refresh_view(state_, sight(sight_grain(settings)), seat, settings, held, update, since_.get());
-  held.basis.state = basis();
+  const SightTable& table = sight(sight_grain(settings));
+  // Side-shared vision: the other seats of a side refreshed from the first
+  // (view.hpp, SideRefresh).
+  for (const auto& done : side_refreshes_) {
+    if (refresh_like(state_, table, seat, settings, held, update, done)) {
+      held.basis = {basis(), settings.side_shared_vision};
+      ++refreshed_from_side_;
+      return;
+    }
+  }
+  // Kept for the side when `held` is this seat's view of a known state with
+  // these settings, as the other seats' must be to be refreshed from it.
+  const std::shared_ptr<const void> from = held.basis.state;
+  const std::size_t held_units = held.units.size();
+  const bool for_side = settings.side_shared_vision && from != nullptr && held.basis.side_shared_vision &&
+                        held.seat == seat && seat != kUmpireSeat;
+  std::vector<std::uint32_t> shown;
+  malbrook::refresh_view(state_, table, seat, settings, held, update, since_.get(), for_side ? &shown : nullptr);
+  held.basis = {basis(), settings.side_shared_vision};
+  // Only a change of units with every kept one in its place is replayed.
+  if (!for_side || held.side.empty() || update.whole || update.terrain_changed || !update.kept_in_place) return;
+  SideRefresh done = side_refresh(seat, from, held_units, held, update, std::move(shown));
+  // One a side: the latest.
+  auto same_side = std::find_if(side_refreshes_.begin(), side_refreshes_.end(),
+                                [&](const SideRefresh& r) { return r.side == done.side; });
+  if (same_side != side_refreshes_.end()) {
+    *same_side = std::move(done);
+  } else {
+    side_refreshes_.push_back(std::move(done));
+  }
 }
 
 StateHash MalbrookGame::state_hash() const { return malbrook::state_hash(state_); }

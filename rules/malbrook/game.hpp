@@ -59,6 +59,9 @@ class MalbrookGame final : public Game {
   // What views of the state this one was resolved from keep (ViewSince);
   // null when no view of that state had been built.
   const ViewSince* since_parent() const { return since_.get(); }
+  // How many refresh_view calls were served from another seat's of the same
+  // side (SideRefresh): for tests.
+  std::size_t views_refreshed_from_side() const { return refreshed_from_side_; }
 
   // Odds of a proposed charge or shot (odds.hpp: odds_for).
   Result<OddsAnswer> odds(std::string_view seat, const OddsQuestion& question,
@@ -107,6 +110,11 @@ class MalbrookGame final : public Game {
   // has none, and resolve then compares nothing for its successor.
   const std::shared_ptr<const void>& basis() const;
   mutable std::shared_ptr<const void> basis_;
+  // With side-shared vision, the last refresh of a seat of each side, from
+  // which the other seats of that side are refreshed (view.hpp,
+  // SideRefresh): a room refreshes every seat after a step.
+  mutable std::vector<SideRefresh> side_refreshes_;
+  mutable std::size_t refreshed_from_side_ = 0;
   // What this state knows of the one it was resolved from (view_since), when
   // views of that one had been built: a view of it is refreshed by keeping
   // its unchanged pieces' units.

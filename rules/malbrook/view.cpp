@@ -1,6 +1,7 @@
 #include "rules/malbrook/view.hpp"
 
 #include <algorithm>
+#include <cassert>
 
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/seats.hpp"
@@ -233,7 +234,8 @@ ViewSince view_since(const GameState& parent, std::shared_ptr<const void> parent
 }
 
 void refresh_view(const GameState& s, const SightTable& sight, std::string_view seat_id,
-                  const ViewSettings& settings, View& v, ViewUpdate& update, const ViewSince* since) {
+                  const ViewSettings& settings, View& v, ViewUpdate& update, const ViewSince* since,
+                  std::vector<std::uint32_t>* shown_at) {
   // Of the parent state: unchanged pieces keep their units (ViewSince).
   const bool of_parent = since != nullptr && since->parent != nullptr && v.basis.state == since->parent;
   // Every header field is assigned: `v` may hold another state's view.
@@ -272,12 +274,14 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
   }
   const MalbrookScene& scene = shown.sight().scene;
   refresh.expect_units(scene.refs.size());  // at most every piece
+  if (shown_at != nullptr) shown_at->clear();
   // Each unit is compared with the one the view holds before it is built
   // (ViewRefresh::give_unit): most are unchanged, and are not built at all.
   for (std::size_t i = 0; i < scene.refs.size(); ++i) {
     const std::optional<Knowledge> known = shown(i);
     if (!known) continue;
     const Knowledge k = *known;
+    if (shown_at != nullptr) shown_at->push_back(static_cast<std::uint32_t>(i));
     const PieceRef ref = scene.refs[i];
     const auto& bases = scene.scene.objects[i].bases;
     // The unit of piece `ref.index` of a list, kept without describing it
@@ -319,6 +323,97 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
     }
   }
   refresh.finish();
+}
+
+namespace {
+
+// The header fields refresh_view assigns, the seat's aside.
+void copy_header(View& to, const View& from) {
+  to.ruleset = from.ruleset;
+  to.scenario = from.scenario;
+  to.title = from.title;
+  to.side = from.side;
+  to.table_width = from.table_width;
+  to.table_depth = from.table_depth;
+  to.unit_name = from.unit_name;
+  to.turn = from.turn;
+  to.phase = from.phase;
+  to.turn_limit = from.turn_limit;
+  to.sides = from.sides;
+}
+
+}  // namespace
+
+SideRefresh side_refresh(std::string_view seat, std::shared_ptr<const void> from, std::size_t held_units,
+                         const View& refreshed, const ViewUpdate& update, std::vector<std::uint32_t> shown) {
+  SideRefresh done;
+  done.seat = seat;
+  done.side = refreshed.side;
+  done.from = std::move(from);
+  done.held_units = held_units;
+  copy_header(done.header, refreshed);
+  done.header.seat = refreshed.seat;
+  done.units = refreshed.units.size();
+  done.update = update;
+  done.changed.reserve(update.changed.size());
+  for (const std::uint32_t place : update.changed) done.changed.push_back(refreshed.units[place]);
+  done.shown = std::move(shown);
+  return done;
+}
+
+bool refresh_like(const GameState& s, const SightTable& sight, std::string_view seat_id,
+                  const ViewSettings& settings, View& v, ViewUpdate& update, const SideRefresh& done) {
+  if (!settings.side_shared_vision || seat_id == done.seat || v.basis.state == nullptr ||
+      v.basis.state != done.from || !v.basis.side_shared_vision || v.seat != seat_id ||
+      v.units.size() != done.held_units || !sight.serves(sight_grain(settings))) {
+    return false;
+  }
+  if (v.side != done.side) return false;  // the other side's seat, the umpire, a spectator
+  const ShownTo shown(s, sight, seat_id, settings);
+  if (shown.side().empty() || shown.side() != done.side) return false;
+  // A kept messenger is told as this seat knows it now (SideRefresh).
+  const MalbrookScene& scene = sight.scene;
+  const auto& changed = done.update.changed;  // ascending
+  std::size_t next_changed = 0;
+  for (std::size_t place = 0; place < done.shown.size() && place < v.units.size(); ++place) {
+    if (next_changed < changed.size() && changed[next_changed] == place) {
+      ++next_changed;
+      continue;
+    }
+    if (scene.refs[done.shown[place]].kind != PieceKind::kMessenger) continue;
+    const auto known = shown(done.shown[place]);
+    if (!known || *known != v.units[place].knowledge) return false;
+  }
+#ifndef NDEBUG
+  View plain = v;
+  ViewUpdate plain_update;
+  refresh_view(s, sight, seat_id, settings, plain, plain_update);
+#endif
+  copy_header(v, done.header);
+  v.seat = seat_id;
+  v.basis = {};
+  // Each unit kept stays in its place; a changed or new one is the other
+  // seat's, told with this seat's knowledge of its piece.
+  for (std::size_t j = 0; j < done.update.changed.size(); ++j) {
+    const std::size_t place = done.update.changed[j];
+    UnitView u = done.changed[j];
+    const auto known = shown(done.shown[place]);
+    assert(known && "a piece one seat of a side-shared side is shown, another is not");
+    u.knowledge = *known;
+    if (place < v.units.size()) {
+      v.units[place] = std::move(u);
+    } else {
+      assert(place == v.units.size() && "new units come after the kept ones");
+      v.units.push_back(std::move(u));
+    }
+  }
+  v.units.resize(done.units);
+  update = done.update;
+#ifndef NDEBUG
+  assert(v == plain && "a view refreshed from a side's other seat is not the seat's own");
+  assert(update == plain_update && "a side's other seat's update is not the seat's own");
+#endif
+  return true;
 }
 
 std::string shown_id(const GameState& s, PieceRef ref) {

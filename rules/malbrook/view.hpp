@@ -56,8 +56,50 @@ ViewSince view_since(const GameState& parent, std::shared_ptr<const void> parent
 // `since` (of `state`), a held view whose basis is since->parent keeps the
 // units of unchanged pieces and its terrain without building or comparing
 // them. `held`'s basis is cleared: the caller sets it.
+// `shown`, if given, gets the scene index (in sight.scene) of each unit of
+// the view built, in order.
 void refresh_view(const GameState& state, const SightTable& sight, std::string_view seat,
-                  const ViewSettings& settings, View& held, ViewUpdate& update, const ViewSince* since = nullptr);
+                  const ViewSettings& settings, View& held, ViewUpdate& update, const ViewSince* since = nullptr,
+                  std::vector<std::uint32_t>* shown = nullptr);
+
+// One seat's refresh_view with side-shared vision, kept so that the other
+// seats of its side are refreshed from it (refresh_like). With side-shared
+// vision the seats of a side are shown the same pieces, told alike: a unit
+// depends on the seat only through its knowledge, and that differs only in
+// which pieces are the seat's own (KNOWLEDGE_OWN) and which its friends'
+// (KNOWLEDGE_FRIENDLY), both told in full. So two seats' views of one state
+// differ only in those marks and their `seat`, and so do their views of the
+// next state and what changed between them.
+struct SideRefresh {
+  std::string seat;                  // the seat refreshed
+  std::string side;                  // its side
+  std::shared_ptr<const void> from;  // the basis of the view it held, a view of that seat (ViewBasis)
+  std::size_t held_units = 0;        // how many units that view had
+  View header;                       // the view built, without its terrain and units
+  std::size_t units = 0;             // its unit count
+  ViewUpdate update;                 // what changed: units only, every kept one in its place
+  std::vector<UnitView> changed;     // its units at update.changed
+  std::vector<std::uint32_t> shown;  // the scene index of each of its units
+};
+// `seat`'s refresh_view from a view of its own held of state `from` with
+// `held_units` units, to `refreshed` with `update`, and the scene index of
+// each of its units (refresh_view's `shown`), kept for its side.
+SideRefresh side_refresh(std::string_view seat, std::shared_ptr<const void> from, std::size_t held_units,
+                         const View& refreshed, const ViewUpdate& update, std::vector<std::uint32_t> shown);
+// A messenger's unit does not name the seat it belongs to (its sender's,
+// which moves with the sender's wing), so a kept messenger is the one unit
+// whose knowledge may change for one seat of a side and not another:
+// refresh_like checks those.
+// refresh_view(state, sight, seat, settings, held, update) for another seat
+// of `done`'s side whose held view is of the same state and settings as the
+// one `done` refreshed, built from `done`: the header and the changed units
+// copied, each changed unit told with this seat's knowledge (ShownTo), the
+// rest kept where they are. False, touching nothing, when `done` does not
+// serve (another side or vision, another held state, the same seat). Debug
+// builds, which run every test, refresh a copy of `held` the plain way and
+// assert the same view and update.
+bool refresh_like(const GameState& state, const SightTable& sight, std::string_view seat,
+                  const ViewSettings& settings, View& held, ViewUpdate& update, const SideRefresh& done);
 
 // The pieces view_for(state, sight, seat, settings) shows, in its order (by
 // their index in sight.scene), and what the seat knows of each: view_for

@@ -18,6 +18,21 @@
 namespace galloper::rules::malbrook {
 namespace {
 
+// One step of `game`, the bot's answers resolved through Game::resolve as a
+// room resolves them (the next game knows the one it came from), held to the
+// engine's own resolution of the same answers.
+void play_bot_step(std::unique_ptr<Game>& game, test::Bot& bot) {
+  const GameState& now_state = static_cast<const MalbrookGame&>(*game).state();
+  std::vector<Answer> used;
+  auto by_state = test::resolve_bot_step(now_state, bot.answers(now_state), &used);
+  ASSERT_TRUE(by_state) << by_state.error().reason;
+  KeyedDice dice(now_state.seed, now_state.step);
+  auto resolved = game->resolve(used, dice);
+  ASSERT_TRUE(resolved) << resolved.error().reason;
+  ASSERT_EQ(resolved->next->state_hash(), state_hash(by_state->next));
+  game = std::move(resolved->next);
+}
+
 TEST(ViewRefresh, OverBotGamesARefreshedViewIsTheViewForTheState) {
   for (const bool side_shared : {true, false}) {
     for (const char* scenario : {"demo", "cavalry_clash"}) {
@@ -97,15 +112,7 @@ TEST(ViewRefresh, ViewsOfTheStateBeforeKeepUnchangedPiecesExactly) {
       std::size_t kept_pieces = 0;
       int steps = 0;
       for (; steps < 40 && !game->finished(); ++steps) {
-        const GameState& now_state = static_cast<const MalbrookGame&>(*game).state();
-        std::vector<Answer> used;
-        auto by_state = test::resolve_bot_step(now_state, bot.answers(now_state), &used);
-        ASSERT_TRUE(by_state) << by_state.error().reason;
-        KeyedDice dice(now_state.seed, now_state.step);
-        auto resolved = game->resolve(used, dice);
-        ASSERT_TRUE(resolved) << resolved.error().reason;
-        ASSERT_EQ(resolved->next->state_hash(), state_hash(by_state->next));
-        game = std::move(resolved->next);
+        ASSERT_NO_FATAL_FAILURE(play_bot_step(game, bot));
 
         // The seats' views are of the state before, so their unchanged
         // pieces are kept (the path under test is taken).
@@ -152,6 +159,104 @@ TEST(ViewRefresh, ViewsOfTheStateBeforeKeepUnchangedPiecesExactly) {
       EXPECT_TRUE(alone == held[0]);
     }
   }
+}
+
+// With side-shared vision a room refreshes every seat after a step, and the
+// seats of a side after the first are refreshed from it (view.hpp,
+// SideRefresh): each view and update must be the seat's own, and the path
+// must be taken. Not with wing-only vision, nor for a held view built with
+// the other setting or for another seat.
+TEST(ViewRefresh, TheSeatsOfASideAreRefreshedFromTheFirst) {
+  for (const bool side_shared : {true, false}) {
+    for (const char* scenario : {"demo", "blenheim"}) {
+      const GameState s = test::scenario_state(scenario, test::bot_seed(9));
+      test::Bot bot(9);
+      ViewSettings settings;
+      settings.side_shared_vision = side_shared;
+      std::unique_ptr<Game> game = std::make_unique<MalbrookGame>(s);
+      const auto seats = game->seats();
+      std::vector<View> held;
+      for (const auto& seat : seats) held.push_back(game->view_for(seat.id, settings));
+      std::size_t from_side = 0;
+      std::size_t refreshed = 0;
+      for (int step = 0; step < 30 && !game->finished(); ++step) {
+        ASSERT_NO_FATAL_FAILURE(play_bot_step(game, bot));
+        for (std::size_t i = 0; i < seats.size(); ++i) {
+          View last = held[i];
+          ViewUpdate update;
+          game->refresh_view(seats[i].id, settings, held[i], update);
+          const View now = game->view_for(seats[i].id, settings);
+          ASSERT_TRUE(held[i] == now) << scenario << " seat " << seats[i].id << " step " << step;
+          ViewUpdate compared;
+          update_view(last, now, compared);
+          ASSERT_TRUE(update == compared) << scenario << " seat " << seats[i].id << " step " << step;
+          ++refreshed;
+        }
+        from_side += static_cast<const MalbrookGame&>(*game).views_refreshed_from_side();
+      }
+      if (side_shared) {
+        // Of each side's seats all but the first, most steps.
+        EXPECT_GT(from_side, refreshed / 3) << scenario;
+      } else {
+        EXPECT_EQ(from_side, 0u) << scenario;
+      }
+    }
+  }
+}
+
+// A messenger belongs to its sender's seat, which its unit does not name: a
+// Major General moved to another wing takes his messenger with him. Seats
+// that keep the messenger's unit must still be told it as they now know it.
+TEST(ViewRefresh, AMessengerWhoseSenderChangedWingIsToldAsEachSeatKnowsIt) {
+  GameState s = test::scenario_state("demo", test::bot_seed(2));
+  const auto mg = std::find_if(s.leaders.begin(), s.leaders.end(), [](const Leader& l) {
+    return l.rank == LeaderRank::kMajorGeneral && !l.wing.empty();
+  });
+  ASSERT_NE(mg, s.leaders.end());
+  Messenger m;
+  m.id = "msg1";
+  m.army = mg->army;
+  m.from = mg->id;
+  m.to = mg->id;
+  m.position = mg->position + Vec2{0, 1};
+  s.messengers.push_back(m);
+  ViewSettings settings;  // side-shared
+  const MalbrookGame before(s);
+  const auto seats = before.seats();
+  std::vector<View> held;
+  for (const auto& seat : seats) held.push_back(before.view_for(seat.id, settings));
+
+  // The same table, the Major General in another wing of his army.
+  GameState moved = s;
+  Leader& l =
+      *std::find_if(moved.leaders.begin(), moved.leaders.end(), [&](const Leader& x) { return x.id == mg->id; });
+  for (const auto& a : moved.armies) {
+    if (a.id != l.army) continue;
+    for (const auto& w : a.wings) {
+      if (w.id != l.wing) {
+        l.wing = w.id;
+        break;
+      }
+    }
+  }
+  ASSERT_NE(l.wing, mg->wing);
+  const MalbrookGame after(moved);
+  int told_anew = 0;
+  for (std::size_t i = 0; i < seats.size(); ++i) {
+    const View was = held[i];
+    ViewUpdate update;
+    after.refresh_view(seats[i].id, settings, held[i], update);
+    const View now = after.view_for(seats[i].id, settings);
+    ASSERT_TRUE(held[i] == now) << "seat " << seats[i].id;
+    for (const auto& u : now.units) {
+      if (u.id != "msg1") continue;
+      for (const auto& w : was.units) {
+        if (w.id == "msg1" && w.knowledge != u.knowledge) ++told_anew;
+      }
+    }
+  }
+  EXPECT_EQ(told_anew, 2);  // the old wing's seat (own no more) and the new one's (own now)
+  EXPECT_GT(after.views_refreshed_from_side(), 0u);  // the path was open to the seats that kept it
 }
 
 }  // namespace
