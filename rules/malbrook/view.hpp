@@ -81,23 +81,24 @@ struct SideRefresh {
   std::vector<UnitView> changed;     // its units at update.changed
   std::vector<std::uint32_t> shown;  // the scene index of each of its units
 };
-// `seat`'s refresh_view from a view of its own held of state `from` with
-// `held_units` units, to `refreshed` with `update`, and the scene index of
-// each of its units (refresh_view's `shown`), kept for its side.
+// What a refresh of `seat` leaves for the other seats of its side: the view
+// it held was its own view of state `from`, with `held_units` units; it is
+// now `refreshed`, changed by `update`; `shown` gives each unit's scene
+// index (refresh_view's `shown`).
 SideRefresh side_refresh(std::string_view seat, std::shared_ptr<const void> from, std::size_t held_units,
                          const View& refreshed, const ViewUpdate& update, std::vector<std::uint32_t> shown);
-// A messenger's unit does not name the seat it belongs to (its sender's,
-// which moves with the sender's wing), so a kept messenger is the one unit
-// whose knowledge may change for one seat of a side and not another:
-// refresh_like checks those.
 // refresh_view(state, sight, seat, settings, held, update) for another seat
-// of `done`'s side whose held view is of the same state and settings as the
-// one `done` refreshed, built from `done`: the header and the changed units
-// copied, each changed unit told with this seat's knowledge (ShownTo), the
-// rest kept where they are. False, touching nothing, when `done` does not
-// serve (another side or vision, another held state, the same seat). Debug
-// builds, which run every test, refresh a copy of `held` the plain way and
-// assert the same view and update.
+// of `done`'s side whose held view is its own view of the same state, with
+// the same setting, as the one `done` refreshed, built from `done`: the
+// header and the changed units copied, each changed unit told with this
+// seat's knowledge (ShownTo), the rest kept where they are. False, touching
+// nothing, when `done` does not serve (another side or vision, another held
+// state, the same seat) or a kept messenger is known otherwise now: a
+// messenger's unit does not name the seat it belongs to (its sender's, which
+// follows the sender's wing), so it is the one unit whose knowledge may
+// change for one seat of a side and not another. Debug builds, which run
+// every test, refresh a copy of `held` the plain way and assert the same
+// view and update.
 bool refresh_like(const GameState& state, const SightTable& sight, std::string_view seat,
                   const ViewSettings& settings, View& held, ViewUpdate& update, const SideRefresh& done);
 
