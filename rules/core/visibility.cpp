@@ -772,6 +772,19 @@ struct Prepared {
     return (hidden_memo[a * memo_stride + b / 64] >> (b % 64)) & 1u;
   }
   void memo_set(std::uint32_t a, std::uint32_t b) { hidden_memo[a * memo_stride + b / 64] |= std::uint64_t{1} << (b % 64); }
+  // terrain_hidden bit (a, b), laid out as hidden_memo: the terrain alone
+  // hides b from a (terrain_proof: the pair's verdict came from the terrain
+  // wedges or screens, whatever bodies stand between). compute_from carries
+  // the last table's bits over to pairs whose ends are unchanged
+  // (SightRecord::terrain_hidden).
+  std::vector<std::uint64_t> terrain_hidden;
+  bool terrain_proof = false;
+  bool terrain_get(std::uint32_t a, std::uint32_t b) const {
+    return (terrain_hidden[a * memo_stride + b / 64] >> (b % 64)) & 1u;
+  }
+  void terrain_set(std::uint32_t a, std::uint32_t b) {
+    terrain_hidden[a * memo_stride + b / 64] |= std::uint64_t{1} << (b % 64);
+  }
   // Whether the last line's (or pair's) verdict holds the other way round,
   // target looking at observer: the same segments, judged by rules that may
   // favour one end (range from higher ground, seeing over, cover edges, the
@@ -1907,7 +1920,12 @@ struct Prepared {
   // that may block this observer).
   SightResult pair(std::uint32_t oi, std::uint32_t ti) {
     pair_sym = false;
+    terrain_proof = false;
     SightResult r = pair_unmemoized(oi, ti);
+    if (terrain_proof && !terrain_hidden.empty()) {
+      terrain_set(oi, ti);
+      if (pair_sym) terrain_set(ti, oi);  // the same hill or cover, the same segments
+    }
     if (pair_sym && !hidden_memo.empty()) {
       if (r.visible) {
         seen[oi] |= objs[ti].seats;  // the target sees the observer too
@@ -1945,7 +1963,10 @@ struct Prepared {
         return hidden_by(bi);
       }
     }
-    if (whole_pairs && target_wedges_hide(oi, ti)) return {false, SightBlock::kHill, 0};
+    if (whole_pairs && target_wedges_hide(oi, ti)) {
+      terrain_proof = true;
+      return {false, SightBlock::kHill, 0};
+    }
     // compute(): before building either end's shadows, try the line
     // between the first points (the centres): most targets are seen by
     // the first observer that judges them, and so on that line. When it is
@@ -1985,7 +2006,10 @@ struct Prepared {
       pair_sym = o.elevation == t.elevation;
       return hidden_by(named);
     }
-    if (whole_pairs && terrain_hides(oi, ti)) return {false, SightBlock::kHill, 0};
+    if (whole_pairs && terrain_hides(oi, ti)) {
+      terrain_proof = true;
+      return {false, SightBlock::kHill, 0};
+    }
     Cache cache;
     if (whole_pairs) {
       // The bodies that last blocked a line to this target and from this
@@ -2135,16 +2159,19 @@ struct Prepared {
   // ---- From the last table (compute_from) ----
   //
   // A pair's verdict depends on its two objects, the terrain and the bodies
-  // its sight lines cross. So a pair whose ends are unchanged and whose
-  // lines no changed blocker can reach, in its old place or its new one
-  // (pair_dirty), has its last verdict: a witness that saw a target still
-  // sees it, and a seat that did not see a target still does not see it
-  // from such pairs (VISIBILITY.md, "From the last table").
+  // its sight lines cross, and a line is blocked when any one of those
+  // bodies blocks it by itself. So, for a pair whose ends are unchanged, a
+  // body that comes can only hide more and a body that goes can only show
+  // more: a witness still sees its target when no changed blocker's new
+  // place can reach its lines, and a pair that did not see still does not
+  // when no changed blocker's old place could (pair_dirty on the new boxes,
+  // or on the old; VISIBILITY.md, "From the last table").
   std::vector<SightRecord::Witness> witnesses;  // this compute's proofs
   bool incremental = false;
   std::vector<std::uint8_t> changed;  // per object: new, or not equal to its last self
   std::vector<SeatMask> rejudge;      // per object: seats whose last witnesses no longer hold
-  std::vector<Aabb> dirty;            // the boxes of changed blockers, old and new
+  std::vector<Aabb> dirty;            // the boxes of changed blockers: new ones, then old ones from old_from
+  std::size_t old_from = 0;
   std::vector<std::uint32_t> now_index;  // per last object: its index now, or kNewObject (gone or changed)
   // Above these, a whole compute costs less than sorting out the changes.
   static constexpr std::size_t kMaxDirty = 48;
@@ -2153,7 +2180,8 @@ struct Prepared {
   // sight point lies within prad of its object's pcen, so every sight line
   // lies within max(prad) of the segment between the two pcens, and a
   // blocker lies within its box's half-diagonal of the box's centre.
-  bool pair_dirty(std::uint32_t oi, std::uint32_t ti) const {
+  // dirty[from, to) are the boxes asked about.
+  bool pair_dirty(std::uint32_t oi, std::uint32_t ti, std::size_t from, std::size_t to) const {
     const Obj& o = objs[oi];
     const Obj& t = objs[ti];
     Aabb u = o.pts_box;
@@ -2162,7 +2190,7 @@ struct Prepared {
     const Vec2 d = t.pcen - a;
     const double dd = dot(d, d);
     const double r = std::max(o.prad, t.prad) + 1e-9;
-    for (std::size_t k = 0; k < dirty.size(); ++k) {
+    for (std::size_t k = from; k < to; ++k) {
       if (!dirty[k].intersects(u)) continue;
       const Vec2 c = dirty_cen[k];
       const double s = dd > 0 ? std::clamp(dot(c - a, d) / dd, 0.0, 1.0) : 0.0;
@@ -2176,7 +2204,8 @@ struct Prepared {
 
   // The pair must be judged afresh (compute_from).
   bool must_judge(std::uint32_t oi, std::uint32_t ti) const {
-    return changed[oi] != 0 || changed[ti] != 0 || (objs[oi].seats & rejudge[ti]) != 0 || pair_dirty(oi, ti);
+    return changed[oi] != 0 || changed[ti] != 0 || (objs[oi].seats & rejudge[ti]) != 0 ||
+           pair_dirty(oi, ti, old_from, dirty.size());
   }
 
   // Sorts out what changed since `last` and takes the seats its witnesses
@@ -2201,6 +2230,7 @@ struct Prepared {
       ++n_changed;
       if (objs[i].block != BlockClass::kNone) dirty.push_back(objs[i].box);
     }
+    old_from = dirty.size();
     for (std::uint32_t j = 0; j < m; ++j) {
       if (now_index[j] == kNewObject && !last.blocks[j].empty()) dirty.push_back(last.blocks[j]);
     }
@@ -2216,11 +2246,26 @@ struct Prepared {
       const std::uint32_t t = now_index[w.target];
       if (t == kNewObject) continue;  // judged afresh
       const std::uint32_t o = now_index[w.observer];
-      if (o != kNewObject && !pair_dirty(o, t)) {
+      if (o != kNewObject && !pair_dirty(o, t, 0, old_from)) {
         seen[t] |= w.seats;
         witnesses.push_back({t, o, w.seats});
       } else {
         rejudge[t] |= w.seats;
+      }
+    }
+    // The terrain still hides what it hid from an unchanged observer, from
+    // an unchanged target.
+    const std::size_t last_stride = (m + 63) / 64;
+    if (last.terrain_hidden.size() == m * last_stride) {
+      for (std::uint32_t j = 0; j < m; ++j) {
+        const std::uint32_t a = now_index[j];
+        if (a == kNewObject) continue;
+        for (std::size_t w = 0; w < last_stride; ++w) {
+          for (std::uint64_t bits = last.terrain_hidden[j * last_stride + w]; bits != 0; bits &= bits - 1) {
+            const auto k = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+            if (k < m && now_index[k] != kNewObject) terrain_set(a, now_index[k]);
+          }
+        }
       }
     }
     return true;
@@ -2233,6 +2278,7 @@ struct Prepared {
       if (objs[i].block != BlockClass::kNone) record.blocks[i] = objs[i].box;
     }
     record.witnesses = witnesses;
+    record.terrain_hidden = terrain_hidden;
     record.prepared = prepared_token;
   }
 
@@ -2265,6 +2311,7 @@ struct Prepared {
       seen.resize(n);
       for (std::uint32_t i = 0; i < n; ++i) seen[i] = objs[i].seats;
       witnesses.clear();
+      terrain_hidden.assign(hidden_memo.size(), 0);
     };
     start_afresh();
     incremental = scene != nullptr && last != nullptr && begin_from(*scene, *last, last_index);
@@ -2294,7 +2341,7 @@ struct Prepared {
         if (j == oi) continue;
         const Obj& c = objs[j];
         if (box_distance2(c.pts_box, o.pts_box) <= range2 && !cover_bound_apart(o, c) && !memo_get(oi, j) &&
-            (!incremental || must_judge(oi, j))) {
+            !terrain_get(oi, j) && (!incremental || must_judge(oi, j))) {
           near_objs.push_back(j);
         }
       }

@@ -148,6 +148,11 @@ struct SightRecord {
   Scene scene;
   std::vector<Aabb> blocks;         // per object: the box of what blocks sight (empty: it never blocks)
   std::vector<Witness> witnesses;
+  // Pairs the terrain alone hides (hills, woods, towns between them,
+  // whatever bodies stand there): bit o * ((n + 63) / 64) * 64 + t of n
+  // objects is set when `o` cannot see `t` for the terrain. Such a pair stays
+  // hidden while both ends are unchanged.
+  std::vector<std::uint64_t> terrain_hidden;
   // The engine's token of the objects it prepared for `scene`: while they are
   // still its last, compute_from copies each unchanged object's preparation.
   std::shared_ptr<const void> prepared;
