@@ -315,6 +315,19 @@ constexpr std::array<Tangents, 16> kTangents = [] {
   return t;
 }();
 
+// A bit per ordered pair (a, b) of n objects: row a, column b.
+struct PairBits {
+  std::vector<std::uint64_t> words;
+  std::size_t stride = 0;  // words a row
+  void reset(std::size_t n) {
+    stride = (n + 63) / 64;
+    words.assign(n * stride, 0);
+  }
+  bool empty() const { return words.empty(); }
+  bool get(std::uint32_t a, std::uint32_t b) const { return (words[a * stride + b / 64] >> (b % 64)) & 1u; }
+  void set(std::uint32_t a, std::uint32_t b) { words[a * stride + b / 64] |= std::uint64_t{1} << (b % 64); }
+};
+
 struct Prepared {
   struct Obj {
     Vec2 cen;          // centre of `box`
@@ -766,25 +779,14 @@ struct Prepared {
   std::uint32_t obs_blocker = UINT32_MAX;  // compute: the last body that blocked the observer's line
   // hidden_memo bit (a, b): a cannot see b, learnt from b failing to see a
   // when everything that decided it works the same both ways.
-  std::vector<std::uint64_t> hidden_memo;
-  std::size_t memo_stride = 0;
-  bool memo_get(std::uint32_t a, std::uint32_t b) const {
-    return (hidden_memo[a * memo_stride + b / 64] >> (b % 64)) & 1u;
-  }
-  void memo_set(std::uint32_t a, std::uint32_t b) { hidden_memo[a * memo_stride + b / 64] |= std::uint64_t{1} << (b % 64); }
-  // terrain_hidden bit (a, b), laid out as hidden_memo: the terrain alone
-  // hides b from a (terrain_proof: the pair's verdict came from the terrain
-  // wedges or screens, whatever bodies stand between). compute_from carries
-  // the last table's bits over to pairs whose ends are unchanged
-  // (SightRecord::terrain_hidden).
-  std::vector<std::uint64_t> terrain_hidden;
+  PairBits hidden_memo;
+  // terrain_hidden bit (a, b): the terrain alone hides b from a
+  // (terrain_proof: the pair's verdict came from the terrain wedges or
+  // screens, whatever bodies stand between). compute_from carries the last
+  // table's bits over to pairs whose ends are unchanged
+  // (SightRecord::terrain_hidden, its words).
+  PairBits terrain_hidden;
   bool terrain_proof = false;
-  bool terrain_get(std::uint32_t a, std::uint32_t b) const {
-    return (terrain_hidden[a * memo_stride + b / 64] >> (b % 64)) & 1u;
-  }
-  void terrain_set(std::uint32_t a, std::uint32_t b) {
-    terrain_hidden[a * memo_stride + b / 64] |= std::uint64_t{1} << (b % 64);
-  }
   // Whether the last line's (or pair's) verdict holds the other way round,
   // target looking at observer: the same segments, judged by rules that may
   // favour one end (range from higher ground, seeing over, cover edges, the
@@ -1923,15 +1925,15 @@ struct Prepared {
     terrain_proof = false;
     SightResult r = pair_unmemoized(oi, ti);
     if (terrain_proof && !terrain_hidden.empty()) {
-      terrain_set(oi, ti);
-      if (pair_sym) terrain_set(ti, oi);  // the same hill or cover, the same segments
+      terrain_hidden.set(oi, ti);
+      if (pair_sym) terrain_hidden.set(ti, oi);  // the same hill or cover, the same segments
     }
     if (pair_sym && !hidden_memo.empty()) {
       if (r.visible) {
         seen[oi] |= objs[ti].seats;  // the target sees the observer too
         witnesses.push_back({oi, ti, objs[ti].seats});
       } else {
-        memo_set(ti, oi);
+        hidden_memo.set(ti, oi);
       }
     }
     return r;
@@ -2263,7 +2265,7 @@ struct Prepared {
         for (std::size_t w = 0; w < last_stride; ++w) {
           for (std::uint64_t bits = last.terrain_hidden[j * last_stride + w]; bits != 0; bits &= bits - 1) {
             const auto k = static_cast<std::uint32_t>(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
-            if (k < m && now_index[k] != kNewObject) terrain_set(a, now_index[k]);
+            if (k < m && now_index[k] != kNewObject) terrain_hidden.set(a, now_index[k]);
           }
         }
       }
@@ -2278,7 +2280,7 @@ struct Prepared {
       if (objs[i].block != BlockClass::kNone) record.blocks[i] = objs[i].box;
     }
     record.witnesses = witnesses;
-    record.terrain_hidden = terrain_hidden;
+    record.terrain_hidden = terrain_hidden.words;
     record.prepared = prepared_token;
   }
 
@@ -2305,13 +2307,12 @@ struct Prepared {
     const std::uint32_t n = static_cast<std::uint32_t>(objs.size());
     unseen_used = 0;
     judge_verdicts_only();
-    memo_stride = (n + 63) / 64;
-    hidden_memo.assign(n * memo_stride, 0);
+    hidden_memo.reset(n);
     auto start_afresh = [&] {
       seen.resize(n);
       for (std::uint32_t i = 0; i < n; ++i) seen[i] = objs[i].seats;
       witnesses.clear();
-      terrain_hidden.assign(hidden_memo.size(), 0);
+      terrain_hidden.reset(n);
     };
     start_afresh();
     incremental = scene != nullptr && last != nullptr && begin_from(*scene, *last, last_index);
@@ -2340,8 +2341,8 @@ struct Prepared {
       for (std::uint32_t j : unseen) {
         if (j == oi) continue;
         const Obj& c = objs[j];
-        if (box_distance2(c.pts_box, o.pts_box) <= range2 && !cover_bound_apart(o, c) && !memo_get(oi, j) &&
-            !terrain_get(oi, j) && (!incremental || must_judge(oi, j))) {
+        if (box_distance2(c.pts_box, o.pts_box) <= range2 && !cover_bound_apart(o, c) &&
+            !hidden_memo.get(oi, j) && !terrain_hidden.get(oi, j) && (!incremental || must_judge(oi, j))) {
           near_objs.push_back(j);
         }
       }
