@@ -68,9 +68,21 @@ ALTER TABLE snapshots ADD COLUMN turn_start INTEGER NOT NULL DEFAULT 0 CHECK (tu
 CREATE INDEX snapshots_by_turn ON snapshots (game_id, turn);
 )sql";
 
+// Version 3: games wake by time whether or not anyone is connected, across
+// restarts. A server starting on many games asks only for the few that are
+// due, so the index holds just the games with a wake-up (0 is "never"). It
+// carries the id too: the due query (soonest first, ties by id) is then read
+// from the index alone, in order, without a lookup per game, which counts
+// when an outage has left thousands due at once.
+constexpr std::string_view kV3 = R"sql(
+ALTER TABLE games ADD COLUMN wake_ms INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX games_by_wake ON games (wake_ms, id) WHERE wake_ms > 0;
+)sql";
+
 constexpr Migration kMigrations[] = {
     {1, "games, seats, steps, snapshots", kV1},
     {2, "snapshots record their turn and state hash", kV2},
+    {3, "games record their next wake-up", kV3},
 };
 
 constexpr std::string_view kVersionTable = R"sql(

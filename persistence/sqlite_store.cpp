@@ -53,6 +53,10 @@ Status failed(const sqlite::Error& e) { return Status{to_store_error(e)}; }
 std::int64_t to_db(std::uint64_t v) { return std::bit_cast<std::int64_t>(v); }
 std::uint64_t from_db(std::int64_t v) { return std::bit_cast<std::uint64_t>(v); }
 
+// "Never" is stored one way only, so the partial index (wake_ms > 0) and
+// due_games need not know about negative values.
+std::int64_t wake_to_db(std::int64_t wake_ms) { return std::max<std::int64_t>(wake_ms, 0); }
+
 Status closed_status() { return failed(Kind::kIo, "store is closed"); }
 
 // Renames are durable only once the directory entry is on disk.
@@ -65,7 +69,7 @@ void fsync_directory(const fs::path& dir) {
 
 constexpr std::string_view kGameColumns =
     "id, title, ruleset, scenario_name, scenario_text, seed, seed_commitment, created_unix, settings, turn, phase, "
-    "ended";
+    "ended, wake_ms";
 
 GameRecord read_game(const sqlite::Statement& s) {
   GameRecord g;
@@ -81,6 +85,7 @@ GameRecord read_game(const sqlite::Statement& s) {
   g.turn = static_cast<std::uint32_t>(s.column_int64(9));
   g.phase = s.column_text(10);
   g.ended = s.column_int64(11) != 0;
+  g.wake_ms = s.column_int64(12);
   return g;
 }
 
@@ -160,6 +165,29 @@ class SqliteStore final : public Store {
 
   void rewind(RewindRecord rewind, std::function<void(Status)> done) override {
     enqueue_write(Rewind{std::move(rewind)}, std::move(done));
+  }
+
+  void set_wake(std::string game_id, std::int64_t wake_ms, std::function<void(Status)> done) override {
+    enqueue_write(SetWake{std::move(game_id), wake_ms}, std::move(done));
+  }
+
+  void due_games(std::int64_t until_ms, std::size_t limit,
+                 std::function<void(std::vector<GameWake>, Status)> done) override {
+    auto job = [this, until_ms, limit, done]() mutable {
+      try {
+        std::vector<GameWake> due;
+        auto& s = *r_.due_games;
+        auto use = s.use();
+        s.bind_int64(1, until_ms);
+        s.bind_int64(2, static_cast<std::int64_t>(
+                            std::min<std::uint64_t>(limit, std::numeric_limits<std::int64_t>::max())));
+        while (s.step()) due.push_back({s.column_text(0), s.column_int64(1)});
+        done(std::move(due), Status{});
+      } catch (const sqlite::Error& e) {
+        done({}, failed(e));
+      }
+    };
+    if (!enqueue_read(std::move(job))) done({}, closed_status());
   }
 
   void load_snapshots(std::string game_id, std::uint32_t turns_back,
@@ -372,7 +400,11 @@ class SqliteStore final : public Store {
   struct Rewind {
     RewindRecord rewind;
   };
-  using WriteOp = std::variant<CreateGame, AppendStep, MarkEnded, AppendSnapshot, Rewind>;
+  struct SetWake {
+    std::string game_id;
+    std::int64_t wake_ms;
+  };
+  using WriteOp = std::variant<CreateGame, AppendStep, MarkEnded, AppendSnapshot, Rewind, SetWake>;
   struct Write {
     WriteOp op;
     std::function<void(Status)> done;
@@ -391,7 +423,7 @@ class SqliteStore final : public Store {
           sp_rollback(std::make_unique<sqlite::Statement>(db, "ROLLBACK TO write")),
           insert_game(std::make_unique<sqlite::Statement>(
               db, "INSERT INTO games (" + std::string(kGameColumns) +
-                      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")),
+                      ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)")),
           insert_seat(std::make_unique<sqlite::Statement>(
               db, "INSERT INTO seats (game_id, seat, description, token_hash) VALUES (?1, ?2, ?3, ?4)")),
           game_exists(std::make_unique<sqlite::Statement>(db, "SELECT 1 FROM games WHERE id = ?1")),
@@ -413,10 +445,11 @@ class SqliteStore final : public Store {
               "UPDATE steps SET superseded = 1 WHERE game_id = ?1 AND seq > ?2 AND superseded = 0 "
               "AND kind = ?3")),
           drop_snapshots(std::make_unique<sqlite::Statement>(
-              db, "DELETE FROM snapshots WHERE game_id = ?1 AND seq > ?2")) {}
+              db, "DELETE FROM snapshots WHERE game_id = ?1 AND seq > ?2")),
+          set_wake(std::make_unique<sqlite::Statement>(db, "UPDATE games SET wake_ms = ?2 WHERE id = ?1")) {}
     std::unique_ptr<sqlite::Statement> begin, commit, rollback, sp_begin, sp_release, sp_rollback, insert_game,
         insert_seat, game_exists, last_seq, insert_step, mark_ended, step_kind, upsert_snapshot, supersede,
-        drop_snapshots;
+        drop_snapshots, set_wake;
   };
   struct ReaderStatements {
     ReaderStatements() = default;
@@ -438,8 +471,16 @@ class SqliteStore final : public Store {
           load_snapshots(std::make_unique<sqlite::Statement>(
               db,
               "SELECT seq, turn, state_hash, state, turn_start FROM snapshots WHERE game_id = ?1 AND turn + ?2 >= "
-              "(SELECT coalesce(max(turn), 0) FROM snapshots WHERE game_id = ?1) ORDER BY seq")) {}
-    std::unique_ptr<sqlite::Statement> load_game, list_games, load_seats, find_seat, load_steps, load_snapshots;
+              "(SELECT coalesce(max(turn), 0) FROM snapshots WHERE game_id = ?1) ORDER BY seq")),
+          // `wake_ms > 0` spelled as in the partial index games_by_wake, so
+          // the planner uses it; the index is (wake_ms, id), this query's
+          // order, so it is answered from the index alone.
+          due_games(std::make_unique<sqlite::Statement>(
+              db,
+              "SELECT id, wake_ms FROM games WHERE wake_ms > 0 AND wake_ms <= ?1 "
+              "ORDER BY wake_ms, id LIMIT ?2")) {}
+    std::unique_ptr<sqlite::Statement> load_game, list_games, load_seats, find_seat, load_steps, load_snapshots,
+        due_games;
   };
 
   void enqueue_write(WriteOp op, std::function<void(Status)> done) {
@@ -597,6 +638,7 @@ class SqliteStore final : public Store {
       s.bind_int64(10, g.turn);
       s.bind_text(11, g.phase);
       s.bind_int64(12, g.ended ? 1 : 0);
+      s.bind_int64(13, wake_to_db(g.wake_ms));
       try {
         s.run();
       } catch (const sqlite::Error& e) {
@@ -722,6 +764,16 @@ class SqliteStore final : public Store {
     s.bind_text(1, op.game_id);
     s.run();
     if (write_db_->changes() == 0) return failed(Kind::kNotFound, "mark_ended: no game '" + op.game_id + "'");
+    return {};
+  }
+
+  Status apply_op(SetWake& op) {
+    auto& s = *w_.set_wake;
+    auto use = s.use();
+    s.bind_text(1, op.game_id);
+    s.bind_int64(2, wake_to_db(op.wake_ms));
+    s.run();
+    if (write_db_->changes() == 0) return failed(Kind::kNotFound, "set_wake: no game '" + op.game_id + "'");
     return {};
   }
 

@@ -24,11 +24,14 @@
 //  * append_step: unknown game → kNotFound; seq must be the game's last seq + 1
 //    (1 for the first step), otherwise kConflict: the log has no gaps and no
 //    rewrites.
+//  * set_wake, mark_ended: unknown game → kNotFound.
 // Reads: a failed Status means the store failed. A game or seat that does not
 // exist answers nullopt with an ok Status (the server's lobby turns that into
 // its own "not found"); load_seats and load_steps of an unknown game answer an
 // empty list, ok.
-// Lists are ordered: games by (created_unix, id), seats by name, steps by seq.
+// Lists are ordered: games by (created_unix, id), seats by name, steps by seq,
+// due games by (wake_ms, id). due_games reads only the partial index
+// games_by_wake (wake_ms, id of the games with a wake-up), not the games.
 // I/O errors → kIo; SQLite reporting a damaged file → kCorrupt.
 #include "persistence/sqlite.hpp"
 #include "persistence/store.hpp"

@@ -6,6 +6,7 @@
 // Threads: every call may be made from any thread. Completion callbacks run on
 // the store's own threads; callers post them back to their own executor (a
 // room's strand). Callbacks must not block.
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -40,6 +41,13 @@ struct GameRecord {
   std::uint32_t turn = 0;           // cached for listings
   std::string phase;                // cached for listings
   bool ended = false;
+  std::int64_t wake_ms = 0;         // Store::set_wake; create_game stores this value
+};
+
+// A game that needs the server at `wake_ms` (Store::due_games).
+struct GameWake {
+  std::string game_id;
+  std::int64_t wake_ms = 0;
 };
 
 struct SeatRecord {
@@ -176,6 +184,28 @@ class Store {
   virtual void mark_ended(std::string game_id, std::function<void(Status)> done) {
     (void)game_id;
     done(Status{StoreError{StoreError::Kind::kIo, "mark_ended is not supported by this store"}});
+  }
+
+  // Wake-ups, so games wake by time across restarts without the server
+  // loading every game at start.
+  //
+  // When the game next needs the server whether or not anyone is connected (a deadline, a pause's end,
+  // a digest, a bot seat owing), Unix ms; 0: never (an ended game, or nothing timed). Queued to the writer
+  // like every write, in order with the game's log entries.
+  // Unknown game → kNotFound. A negative value is stored as 0, so "never" has
+  // one spelling. mark_ended leaves the wake-up alone (the server clears it).
+  virtual void set_wake(std::string game_id, std::int64_t wake_ms, std::function<void(Status)> done) {
+    (void)game_id;
+    (void)wake_ms;
+    done(Status{StoreError{StoreError::Kind::kIo, "wake-ups are not supported by this store"}});
+  }
+  // Games whose wake-up is at or before `until_ms` (and not 0), soonest first, at most `limit`.
+  // Ties in wake_ms come in game id order, so a limit cuts the same list every time.
+  virtual void due_games(std::int64_t until_ms, std::size_t limit,
+                         std::function<void(std::vector<GameWake>, Status)> done) {
+    (void)until_ms;
+    (void)limit;
+    done({}, Status{StoreError{StoreError::Kind::kIo, "wake-ups are not supported by this store"}});
   }
 };
 

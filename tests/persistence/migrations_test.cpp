@@ -46,8 +46,11 @@ const std::map<int, Fixture>& fixtures() {
   static const std::map<int, Fixture> f = {
       {1,
        {[](Database& db) {
+          // Columns named: the fixture is also written at later versions.
           db.exec(
-              "INSERT INTO games VALUES ('g1', 'T', 'malbrook', 's', 'text', x'00ff', 'c', 5, 'set', 2, 'command', 0);"
+              "INSERT INTO games (id, title, ruleset, scenario_name, scenario_text, seed, seed_commitment, "
+              "created_unix, settings, turn, phase, ended) "
+              "VALUES ('g1', 'T', 'malbrook', 's', 'text', x'00ff', 'c', 5, 'set', 2, 'command', 0);"
               "INSERT INTO seats VALUES ('g1', 'north', 'N', 'h1');"
               "INSERT INTO steps (game_id, seq, kind, payload, state_hash, created_unix) "
               "VALUES ('g1', 1, 'answer', x'0102', -1, 6);");
@@ -57,11 +60,14 @@ const std::map<int, Fixture>& fixtures() {
           EXPECT_EQ(scalar(db, "SELECT count(*) FROM seats WHERE token_hash = 'h1'"), 1);
           EXPECT_EQ(scalar(db, "SELECT state_hash FROM steps WHERE seq = 1"), -1);
           EXPECT_EQ(scalar(db, "SELECT superseded FROM steps WHERE seq = 1"), 0);
+          EXPECT_EQ(scalar(db, "SELECT wake_ms FROM games WHERE id = 'g1'"), 0) << "an old game wakes never";
         }}},
       {2,
        {[](Database& db) {
           db.exec(
-              "INSERT INTO games VALUES ('g2', 'T', 'malbrook', 's', 'text', x'00ff', 'c', 5, 'set', 2, 'command', 0);"
+              "INSERT INTO games (id, title, ruleset, scenario_name, scenario_text, seed, seed_commitment, "
+              "created_unix, settings, turn, phase, ended) "
+              "VALUES ('g2', 'T', 'malbrook', 's', 'text', x'00ff', 'c', 5, 'set', 2, 'command', 0);"
               "INSERT INTO steps (game_id, seq, kind, payload, state_hash, created_unix) "
               "VALUES ('g2', 1, 'resolve', x'0102', -7, 6);"
               "INSERT INTO snapshots (game_id, seq, state, turn, state_hash, turn_start) "
@@ -71,6 +77,19 @@ const std::map<int, Fixture>& fixtures() {
           EXPECT_EQ(scalar(db, "SELECT turn FROM snapshots WHERE game_id = 'g2' AND seq = 1"), 4);
           EXPECT_EQ(scalar(db, "SELECT state_hash FROM snapshots WHERE game_id = 'g2' AND seq = 1"), -7);
           EXPECT_EQ(scalar(db, "SELECT turn_start FROM snapshots WHERE game_id = 'g2' AND seq = 1"), 1);
+          EXPECT_EQ(scalar(db, "SELECT wake_ms FROM games WHERE id = 'g2'"), 0);
+        }}},
+      {3,
+       {[](Database& db) {
+          db.exec(
+              "INSERT INTO games (id, title, ruleset, scenario_name, scenario_text, seed, seed_commitment, "
+              "created_unix, settings, turn, phase, ended, wake_ms) VALUES "
+              "('g3', 'T', 'malbrook', 's', 'text', x'00ff', 'c', 5, 'set', 2, 'command', 0, 1700000086400000),"
+              "('g3-never', 'T', 'malbrook', 's', 'text', x'00ff', 'c', 5, 'set', 2, 'command', 1, 0);");
+        },
+        [](Database& db) {
+          EXPECT_EQ(scalar(db, "SELECT wake_ms FROM games WHERE id = 'g3'"), 1'700'000'086'400'000);
+          EXPECT_EQ(scalar(db, "SELECT wake_ms FROM games WHERE id = 'g3-never'"), 0);
         }}},
   };
   return f;
@@ -95,11 +114,13 @@ TEST(Migrations, ApplyFromEmpty) {
   EXPECT_EQ(migrate(db), static_cast<int>(migrations().size()));
   EXPECT_EQ(schema_version(db), latest_schema_version());
   EXPECT_EQ(scalar(db, "SELECT count(*) FROM schema_version"), static_cast<std::int64_t>(migrations().size()));
-  for (const char* t : {"games", "seats", "steps", "snapshots", "schema_version", "seats_by_token"}) {
+  for (const char* t : {"games", "seats", "steps", "snapshots", "schema_version", "seats_by_token", "games_by_wake"}) {
     EXPECT_TRUE(scalar(db, std::string("SELECT count(*) FROM sqlite_schema WHERE name = '") + t + "'") == 1) << t;
   }
   // STRICT: a wrong type is refused, not stored.
-  EXPECT_THROW(db.exec("INSERT INTO games VALUES ('g', 'T', 'r', 's', 't', 'not a blob', 'c', 'soon', 's', 0, '', 0)"),
+  EXPECT_THROW(db.exec("INSERT INTO games (id, title, ruleset, scenario_name, scenario_text, seed, seed_commitment, "
+                       "created_unix, settings, turn, phase, ended) "
+                       "VALUES ('g', 'T', 'r', 's', 't', 'not a blob', 'c', 'soon', 's', 0, '', 0)"),
                sqlite::Error);
   EXPECT_EQ(db.pragma_rows("integrity_check"), std::vector<std::string>{"ok"});
 }
@@ -121,6 +142,24 @@ TEST(Migrations, ApplyFromEachPreviousVersionWithDataPresent) {
     for (std::size_t v = 1; v <= from; ++v) fixtures().at(static_cast<int>(v)).verify_at_latest(db);
     EXPECT_EQ(db.pragma_rows("integrity_check"), std::vector<std::string>{"ok"});
   }
+}
+
+// The wake-up index holds only the games with a wake-up, and the store's
+// due_games query (sqlite_store.cpp) is answered from it alone, in its order:
+// no scan of every game, no lookup or sort per due game.
+TEST(Migrations, TheWakeIndexHoldsOnlyGamesWithAWakeUpAndServesTheDueQuery) {
+  TempDir dir;
+  Database db = open_rw(dir / "s.db");
+  migrate(db);
+  fixtures().at(3).insert(db);
+  EXPECT_EQ(scalar(db, "SELECT count(*) FROM games INDEXED BY games_by_wake WHERE wake_ms > 0"), 1);
+  Statement plan(db,
+                 "EXPLAIN QUERY PLAN SELECT id, wake_ms FROM games WHERE wake_ms > 0 AND wake_ms <= ?1 "
+                 "ORDER BY wake_ms, id LIMIT ?2");
+  std::string details;
+  while (plan.step()) details += plan.column_text(3) + "\n";
+  EXPECT_NE(details.find("USING COVERING INDEX games_by_wake"), std::string::npos) << details;
+  EXPECT_EQ(details.find("TEMP B-TREE"), std::string::npos) << details;
 }
 
 TEST(Migrations, ReopenIsIdempotent) {

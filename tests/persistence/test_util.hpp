@@ -119,6 +119,7 @@ inline GameRecord sample_game(const std::string& id) {
   g.turn = 3;
   g.phase = "movement";
   g.ended = false;
+  g.wake_ms = 1'700'000'086'400'000;  // a day's deadline after creation, in ms
   return g;
 }
 
@@ -154,6 +155,7 @@ inline void expect_same_game(const GameRecord& a, const GameRecord& b) {
   EXPECT_EQ(a.turn, b.turn);
   EXPECT_EQ(a.phase, b.phase);
   EXPECT_EQ(a.ended, b.ended);
+  EXPECT_EQ(a.wake_ms, b.wake_ms);
 }
 
 inline void expect_same_step(const StepRecord& a, const StepRecord& b) {
