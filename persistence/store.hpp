@@ -1,11 +1,13 @@
 #pragma once
 // The game store. The interface is narrow on purpose: a PostgreSQL backend
 // could implement it later. Today: SQLite in WAL mode, one writer thread with
-// group commit, reads on their own connection.
+// group commit, reads on their own connection (sqlite_store.hpp); and an
+// in-memory store for tests (memory_store.hpp).
 //
 // Threads: every call may be made from any thread. Completion callbacks run on
-// the store's own threads; callers post them back to their own executor (a
-// room's strand). Callbacks must not block.
+// a thread the implementation chooses (SQLite: its own threads; the memory
+// store: the caller's, before the call returns); callers post them back to
+// their own executor (a room's strand). Callbacks must not block.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
