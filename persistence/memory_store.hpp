@@ -1,6 +1,7 @@
 #pragma once
 // A Store (store.hpp) held in memory: for unit tests of rooms and the lobby
-// without sockets or files, and the reference other stores are held to. It keeps
+// without sockets or files, and the reference that
+// tests/persistence/store_conformance_test.cpp holds every store to. It keeps
 // the SQLite store's rules (sqlite_store.hpp): the same error kinds, the same
 // list orders, a failed write changes nothing. Nothing survives the object.
 //

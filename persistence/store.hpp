@@ -2,7 +2,8 @@
 // The game store. The interface is narrow on purpose: a PostgreSQL backend
 // could implement it later. Today: SQLite in WAL mode, one writer thread with
 // group commit, reads on their own connection (sqlite_store.hpp); and an
-// in-memory store for tests (memory_store.hpp).
+// in-memory store for tests (memory_store.hpp). tests/persistence/
+// store_conformance_test.cpp holds every implementation to the same contract.
 //
 // Threads: every call may be made from any thread. Completion callbacks run on
 // a thread the implementation chooses (SQLite: its own threads; the memory

@@ -1,14 +1,18 @@
 #pragma once
-// Helpers for the persistence tests: a fresh temporary directory per test, and
-// blocking wrappers over the store's callback API.
+// Helpers for the persistence tests: a fresh temporary directory per test,
+// blocking wrappers over the store's callback API, and sample records.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <future>
 #include <iterator>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -100,6 +104,80 @@ inline Status backup_to(Store& store, std::filesystem::path dest) {
   return f.get();
 }
 
+inline Status mark_ended(Store& store, std::string id) {
+  std::promise<Status> p;
+  auto f = p.get_future();
+  store.mark_ended(std::move(id), [&p](Status s) { p.set_value(std::move(s)); });
+  return f.get();
+}
+
+inline Status append_snapshot(Store& store, SnapshotRecord snap) {
+  std::promise<Status> p;
+  auto f = p.get_future();
+  store.append_snapshot(std::move(snap), [&p](Status s) { p.set_value(std::move(s)); });
+  return f.get();
+}
+
+inline Answer<std::vector<SnapshotRecord>> load_snapshots(Store& store, std::string game_id, std::uint32_t back) {
+  std::promise<Answer<std::vector<SnapshotRecord>>> p;
+  auto f = p.get_future();
+  store.load_snapshots(std::move(game_id), back, [&p](std::vector<SnapshotRecord> r, Status s) {
+    p.set_value({std::move(r), std::move(s)});
+  });
+  return f.get();
+}
+
+inline Status rewind(Store& store, RewindRecord r) {
+  std::promise<Status> p;
+  auto f = p.get_future();
+  store.rewind(std::move(r), [&p](Status s) { p.set_value(std::move(s)); });
+  return f.get();
+}
+
+inline Status set_wake(Store& store, std::string game_id, std::int64_t wake_ms) {
+  std::promise<Status> p;
+  auto f = p.get_future();
+  store.set_wake(std::move(game_id), wake_ms, [&p](Status s) { p.set_value(std::move(s)); });
+  return f.get();
+}
+
+inline Answer<std::vector<GameWake>> due_games(Store& store, std::int64_t until_ms, std::size_t limit) {
+  std::promise<Answer<std::vector<GameWake>>> p;
+  auto f = p.get_future();
+  store.due_games(until_ms, limit, [&p](std::vector<GameWake> r, Status s) {
+    p.set_value({std::move(r), std::move(s)});
+  });
+  return f.get();
+}
+
+// Collects the Status of writes queued without waiting, in the order their
+// callbacks ran, and lets a test wait for a number of them.
+class Acks {
+ public:
+  std::function<void(Status)> callback() {
+    return [this](Status s) {
+      std::lock_guard lock(mu_);
+      statuses_.push_back(std::move(s));
+      cv_.notify_all();
+    };
+  }
+  std::vector<Status> wait_for(std::size_t n, std::chrono::seconds limit = std::chrono::seconds(30)) {
+    std::unique_lock lock(mu_);
+    EXPECT_TRUE(cv_.wait_for(lock, limit, [&] { return statuses_.size() >= n; }))
+        << "only " << statuses_.size() << " of " << n << " callbacks ran";
+    return statuses_;
+  }
+  std::size_t count() {
+    std::lock_guard lock(mu_);
+    return statuses_.size();
+  }
+
+ private:
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::vector<Status> statuses_;
+};
+
 // A game with every field set to something distinctive; the seed holds the
 // bytes text handling would damage (NUL, 0xFF, high bit).
 inline GameRecord sample_game(const std::string& id) {
@@ -158,6 +236,25 @@ inline void expect_same_game(const GameRecord& a, const GameRecord& b) {
   EXPECT_EQ(a.wake_ms, b.wake_ms);
 }
 
+// A snapshot of entry `seq` (which must be a "resolve": sample_step makes
+// every third entry one).
+inline SnapshotRecord sample_snapshot(const std::string& game_id, std::uint64_t seq, std::uint32_t turn) {
+  SnapshotRecord s;
+  s.game_id = game_id;
+  s.seq = seq;
+  s.turn = turn;
+  s.state_hash = 0x8000'0000'0000'0001ULL ^ seq;  // high bit set: must survive as unsigned
+  s.turn_start = seq % 2 == 0;
+  s.state = {0x00, 0xFF, static_cast<std::uint8_t>(seq), 0x00};
+  return s;
+}
+
+inline std::vector<std::uint64_t> seqs(const std::vector<SnapshotRecord>& v) {
+  std::vector<std::uint64_t> out;
+  for (const auto& s : v) out.push_back(s.seq);
+  return out;
+}
+
 inline void expect_same_step(const StepRecord& a, const StepRecord& b) {
   EXPECT_EQ(a.game_id, b.game_id);
   EXPECT_EQ(a.seq, b.seq);
@@ -178,6 +275,9 @@ inline const char* kind_name(StoreError::Kind k) {
   }
   return "?";
 }
+
+// "ok" or the error's kind ("kConflict", ...).
+inline std::string kind_of(const Status& s) { return s.ok() ? "ok" : kind_name(s.error->kind); }
 
 // "ok" or "<kind>: <message>", for readable assertions.
 inline std::string describe(const Status& s) {
