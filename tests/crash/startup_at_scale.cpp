@@ -2,7 +2,10 @@
 // second (docs/PERFORMANCE.md). Fills a store with --games games (default
 // 10 000; the demo scenario, its seats, --steps log entries each) through the
 // Store API, then times `galloper serve` from exec to the first `/healthz` ok,
-// --runs times. Also times the store's open-time checks on that file alone.
+// --runs times. Also times the store's open-time checks on that file alone,
+// and the query a server makes at start for the games due to wake (1 game in
+// 100 has a wake-up in the past, most others one in the future, some none),
+// once for now and once as if every wake-up had passed.
 //
 //   startup_at_scale [--games N] [--steps K] [--runs R] [--limit-ms L] [--keep]
 // Exit 1 if the best run exceeds --limit-ms (0: report only).
@@ -16,15 +19,18 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <future>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "codec/scenario_codec.hpp"
@@ -43,7 +49,22 @@ using namespace std::chrono_literals;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
-bool fill(const fs::path& db, int games, int steps) {
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// Game g's wake-up, relative to `now_ms`: 1 in 100 overdue (a deadline passed
+// while the server was down), 1 in 10 never (nothing timed), the rest in the
+// next hours. Distinct times, so the order due_games answers in is known.
+std::int64_t wake_for(int g, std::int64_t now_ms) {
+  if (g % 100 == 0) return now_ms - 1'000 * (g + 1);
+  if (g % 10 == 5) return 0;
+  return now_ms + 3'600'000 + 1'000 * g;
+}
+bool overdue(int g) { return g % 100 == 0; }
+
+bool fill(const fs::path& db, int games, int steps, std::int64_t now_ms) {
   persistence::StoreOptions options;
   options.run_integrity_check = false;
   auto opened = persistence::open_sqlite_store(db, options);
@@ -68,6 +89,8 @@ bool fill(const fs::path& db, int games, int steps) {
     r.seed.assign(32, static_cast<std::uint8_t>(g));
     r.seed_commitment = std::string(64, 'c');
     r.created_unix = 1'700'000'000 + g;
+    // Overdue games get theirs the way a server sets it, after creation.
+    if (!overdue(g)) r.wake_ms = wake_for(g, now_ms);
     std::vector<persistence::SeatRecord> seats;
     for (const char* s : {"umpire", "allies/army", "allies/left", "allies/right", "french/army", "french/left",
                           "french/right", "spectator"}) {
@@ -88,6 +111,7 @@ bool fill(const fs::path& db, int games, int steps) {
       e.payload.assign(bytes.begin(), bytes.end());
       store.append_step(std::move(e), check);
     }
+    if (overdue(g)) store.set_wake("g" + std::to_string(1'000'000 + g), wake_for(g, now_ms), check);
     if (g % 1000 == 999) store.flush();  // bounded queue
   }
   store.close();
@@ -148,6 +172,50 @@ std::optional<double> time_startup(const fs::path& data) {
   return result;
 }
 
+// One due_games call on a freshly opened store, as a starting server makes
+// it: milliseconds from the call to its answer. Checks the answer too.
+std::optional<double> time_due_games(const fs::path& db, int games, std::int64_t now_ms, std::int64_t until_ms,
+                                     const std::string& what) {
+  constexpr std::size_t kLimit = 1000;
+  persistence::StoreOptions options;
+  options.read_only = true;
+  options.run_integrity_check = false;
+  auto opened = persistence::open_sqlite_store(db, options);
+  if (!opened.store) {
+    std::cerr << "open: " << opened.error->message << "\n";
+    return std::nullopt;
+  }
+  std::promise<std::pair<std::vector<persistence::GameWake>, persistence::Status>> answer;
+  const auto t0 = Clock::now();
+  opened.store->due_games(until_ms, kLimit, [&](std::vector<persistence::GameWake> due, persistence::Status s) {
+    answer.set_value({std::move(due), std::move(s)});
+  });
+  auto [found, status] = answer.get_future().get();
+  const double ms = ms_since(t0);
+  if (!status.ok()) {
+    std::cerr << "due_games: " << status.error->message << "\n";
+    return std::nullopt;
+  }
+  std::vector<std::pair<std::int64_t, std::string>> all;
+  for (int g = 0; g < games; ++g) {
+    const std::int64_t wake = wake_for(g, now_ms);
+    if (wake > 0 && wake <= until_ms) all.emplace_back(wake, "g" + std::to_string(1'000'000 + g));
+  }
+  std::sort(all.begin(), all.end());
+  const std::size_t expected = std::min(all.size(), kLimit);
+  bool same = found.size() == expected;
+  for (std::size_t i = 0; same && i < found.size(); ++i) {
+    same = found[i].game_id == all[i].second && found[i].wake_ms == all[i].first;
+  }
+  if (!same) {
+    std::cerr << "due_games answered " << found.size() << " games, expected " << expected << " in order\n";
+    return std::nullopt;
+  }
+  std::cout << "due_games, " << what << " (" << all.size() << " of " << games << " games due, limit " << kLimit
+            << "): " << ms << " ms" << std::endl;
+  return ms;
+}
+
 double time_pragma(const fs::path& db, const std::string& pragma) {
   persistence::sqlite::Database d(db, persistence::sqlite::OpenFlags::kReadOnly);
   const auto t0 = Clock::now();
@@ -190,11 +258,16 @@ int main(int argc, char** argv) {
   const fs::path db = data / "galloper.db";
 
   const auto t0 = Clock::now();
-  if (!fill(db, games, steps)) return 1;
+  const std::int64_t now_ms = unix_ms();
+  if (!fill(db, games, steps, now_ms)) return 1;
   std::cout << "filled " << games << " games x " << steps << " log entries in " << ms_since(t0) / 1000 << " s; "
             << fs::file_size(db) / (1024.0 * 1024.0) << " MiB" << std::endl;
   std::cout << "PRAGMA integrity_check: " << time_pragma(db, "integrity_check") << " ms; quick_check: "
             << time_pragma(db, "quick_check") << " ms" << std::endl;
+  // Before any server runs: a server that wakes games moves their wake-ups.
+  if (!time_due_games(db, games, now_ms, now_ms, "now")) return 1;
+  // After a long outage every wake-up has passed: the first page of many.
+  if (!time_due_games(db, games, now_ms, std::numeric_limits<std::int64_t>::max(), "every wake-up passed")) return 1;
 
   std::vector<double> times;
   for (int r = 0; r < runs; ++r) {
