@@ -14,7 +14,7 @@
 
 #include "codec/scenario_codec.hpp"
 #include "server/src/server.hpp"
-#include "server/src/tools.hpp"
+#include "server/src/tools/tools.hpp"
 #include "server/src/version.hpp"
 
 namespace {

@@ -4,6 +4,7 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 namespace galloper::rules {
 
@@ -11,6 +12,9 @@ namespace galloper::rules {
 struct Rejection {
   std::string code;    // stable, machine-readable: "wrong_seat", "too_far", ...
   std::string reason;  // for people: "Brigade b3 rolled 4\" and cannot move 5\"."
+  // A resolution refused because answers collide: the decisions whose
+  // answers are involved, so each seat is told only of its own.
+  std::vector<std::string> decisions;
 };
 
 // A minimal expected<T, Rejection> (std::expected is C++23).
@@ -40,7 +44,7 @@ struct Ok {};
 using Verdict = Result<Ok>;
 
 inline Rejection reject(std::string code, std::string reason) {
-  return Rejection{std::move(code), std::move(reason)};
+  return Rejection{std::move(code), std::move(reason), {}};
 }
 
 }  // namespace galloper::rules

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "persistence/store.hpp"
-#include "server/src/listener.hpp"
-#include "server/src/lobby.hpp"
-#include "server/src/shared_state.hpp"
+#include "server/src/network/listener.hpp"
+#include "server/src/game/lobby.hpp"
+#include "server/src/network/shared_state.hpp"
 #include "server/src/version.hpp"
 
 namespace galloper::server {

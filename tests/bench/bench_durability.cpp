@@ -50,10 +50,10 @@
 #include "rules/core/decision.hpp"
 #include "rules/core/dice.hpp"
 #include "server/src/clock.hpp"
-#include "server/src/log_check.hpp"
+#include "server/src/tools/log_check.hpp"
 #include "server/src/metrics.hpp"
-#include "server/src/notifier.hpp"
-#include "server/src/replay.hpp"
+#include "server/src/notify/notifier.hpp"
+#include "server/src/game/replay.hpp"
 #include "server/src/room.hpp"
 
 #include "tests/bench/bench_util.hpp"

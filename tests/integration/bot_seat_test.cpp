@@ -206,7 +206,7 @@ TEST_F(BotSeats, BadRequestsAreRefusedWithTypedErrorsAndStoreNothing) {
   v1::Envelope audit;
   audit.mutable_list_audit()->set_game_id(game);
   auto trail = umpire.call(audit);
-  ASSERT_TRUE(trail.has_audit_trail());
+  ASSERT_TRUE(trail.has_audit_trail()) << trail.DebugString();
   for (const auto& e : trail.audit_trail().entries()) EXPECT_NE(e.action(), "set_bot_seat");
   auto stored = sqlite3(data_ / "galloper.db",
                         "SELECT count(*) FROM steps WHERE kind = 'umpire' AND game_id = '" + game + "'");

@@ -74,11 +74,22 @@ TEST_F(EditTest, UmpireEditsReachEverySeatAreAuditedAndSurviveARestart) {
   ASSERT_NE(scots, nullptr);
   EXPECT_DOUBLE_EQ(scots->position().x(), 24);
   EXPECT_DOUBLE_EQ(scots->position().y(), 20);
+  // Players are told the table changed, not what or why: the edit names a
+  // unit and where it went. The umpire's notice says both.
   auto notice = read_until(*allies, [](const v1::Envelope& m) { return m.has_notice() && m.notice().kind() == "edited"; });
   ASSERT_TRUE(notice);
-  EXPECT_NE(notice->notice().text().find("Royal Scots were set up 10\" short"), std::string::npos);
+  EXPECT_EQ(notice->notice().text().find("Royal Scots"), std::string::npos) << notice->notice().text();
+  EXPECT_EQ(notice->notice().text().find("royal_scots"), std::string::npos) << notice->notice().text();
+  auto told_umpire =
+      read_until(*umpire, [](const v1::Envelope& m) { return m.has_notice() && m.notice().kind() == "edited"; });
+  ASSERT_TRUE(told_umpire);
+  EXPECT_NE(told_umpire->notice().text().find("Royal Scots were set up 10\" short"), std::string::npos);
+  EXPECT_NE(told_umpire->notice().text().find("royal_scots"), std::string::npos);
   EXPECT_TRUE(read_until(*french, [](const v1::Envelope& m) { return m.has_view(); })) << "every seat gets a new view";
-  EXPECT_TRUE(read_until(*french, [](const v1::Envelope& m) { return m.has_notice() && m.notice().kind() == "edited"; }));
+  auto french_notice =
+      read_until(*french, [](const v1::Envelope& m) { return m.has_notice() && m.notice().kind() == "edited"; });
+  ASSERT_TRUE(french_notice);
+  EXPECT_EQ(french_notice->notice().text().find("royal_scots"), std::string::npos) << french_notice->notice().text();
 
   auto dps = edit(*umpire, "fatigue from the march", [](v1::EditState* s) {
     s->set_kind("set_dps");

@@ -63,6 +63,7 @@ inline DemoGame create_demo_game(unsigned short port) {
   g.id = created.game_created().game_id();
   g.seed_commitment = created.game_created().seed_commitment();
   for (const auto& inv : created.game_created().invites()) g.tokens[inv.seat()] = inv.token();
+  g.tokens["spectator"] = created.game_created().spectators().token();
   return g;
 }
 

@@ -149,7 +149,8 @@ class Client {
  public:
   enum class Mode { kBinary, kJson };
 
-  explicit Client(unsigned short port, Mode mode = Mode::kBinary, std::string origin = {})
+  explicit Client(unsigned short port, Mode mode = Mode::kBinary, std::string origin = {},
+                  const std::string& target = "/ws")
       : ws_(ioc_), mode_(mode) {
     auto& sock = ws_.next_layer();
     sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
@@ -157,11 +158,13 @@ class Client {
     ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& req) {
       if (!origin.empty()) req.set(http::field::origin, origin);
     }));
-    ws_.handshake(handshake_response_, "127.0.0.1:" + std::to_string(port), "/ws", ec_);
+    ws_.handshake(handshake_response_, "127.0.0.1:" + std::to_string(port), target, ec_);
     ws_.binary(mode_ == Mode::kBinary);
   }
 
   bool connected() const { return !ec_; }
+  // Why the server closed the connection (after a read saw the close).
+  const websocket::close_reason& close_reason() const { return ws_.reason(); }
   const beast::error_code& handshake_error() const { return ec_; }
   const websocket::response_type& handshake_response() const { return handshake_response_; }
 

@@ -22,8 +22,8 @@
 #include "codec/view_codec.hpp"
 #include "galloper/v1/store.pb.h"
 #include "persistence/store.hpp"
-#include "server/src/log_check.hpp"
-#include "server/src/replay.hpp"
+#include "server/src/tools/log_check.hpp"
+#include "server/src/game/replay.hpp"
 #include "tests/integration/game_driver.hpp"
 #include "tests/integration/keep_view.hpp"
 

@@ -40,6 +40,7 @@ class RoomTest : public ::testing::Test {
     ASSERT_TRUE(created.has_game_created()) << created.DebugString();
     game_ = created.game_created().game_id();
     for (const auto& inv : created.game_created().invites()) tokens_[inv.seat()] = inv.token();
+    tokens_["spectator"] = created.game_created().spectators().token();
     ASSERT_TRUE(join(*umpire_, "umpire").has_joined());
     auto status = read_until(*umpire_, [](const v1::Envelope& m) {
       return m.has_seat_status() && m.seat_status().owing_size() > 0;

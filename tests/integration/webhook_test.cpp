@@ -2,7 +2,7 @@
 #include <atomic>
 #include <mutex>
 
-#include "server/src/notifier.hpp"
+#include "server/src/notify/notifier.hpp"
 #include "tests/integration/harness.hpp"
 
 namespace galloper::testing {

@@ -1,4 +1,4 @@
-#include "server/src/frame_codec.hpp"
+#include "server/src/network/frame_codec.hpp"
 
 #include <gtest/gtest.h>
 

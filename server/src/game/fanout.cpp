@@ -1,0 +1,443 @@
+#include "server/src/game/fanout.hpp"
+
+#include <algorithm>
+
+#include "codec/play_codec.hpp"
+#include "codec/view_codec.hpp"
+#include "rules/core/view_update.hpp"
+
+namespace galloper::server {
+
+namespace {
+
+// Chat and history go to a joining connection in pages of this many
+// messages, as many pages as it missed.
+constexpr std::size_t kPage = 500;
+
+std::string hex(const rules::Seed& seed) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  for (auto b : seed) {
+    out += kDigits[b >> 4];
+    out += kDigits[b & 0xf];
+  }
+  return out;
+}
+
+}  // namespace
+
+// ---- What a seat was told. ----
+
+bool Fanout::told(std::size_t seat, const HistoryEvent& h) const {
+  return seat < 64 && (h.seat_mask & (std::uint64_t{1} << seat)) != 0;
+}
+
+std::uint64_t Fanout::told_count(std::size_t seat, std::size_t end) const {
+  std::uint64_t n = 0;
+  for (std::size_t i = 0; i < end && i < state_.history.size(); ++i) n += told(seat, state_.history[i]) ? 1 : 0;
+  return n;
+}
+
+void Fanout::add_told(std::size_t seat, std::size_t first, std::size_t end, bool with_superseded,
+                      google::protobuf::RepeatedPtrField<v1::Event>* out) const {
+  auto number = told_count(seat, first);
+  for (std::size_t i = first; i < end && i < state_.history.size(); ++i) {
+    const auto& h = state_.history[i];
+    if (!told(seat, h)) continue;
+    ++number;
+    if (h.superseded && !with_superseded) continue;
+    auto* e = out->Add();
+    *e = h.told;
+    e->set_sequence(number);
+  }
+}
+
+std::size_t Fanout::spectator_end(std::uint32_t turn) const {
+  // A spectator shown the start of turn T is told what happened before it.
+  if (state_.ended() || state_.settings.spectator_delay_turns() == 0) return state_.history.size();
+  std::size_t end = 0;
+  while (end < state_.history.size() && state_.history[end].told.turn() < turn) ++end;
+  return end;
+}
+
+// ---- Views. ----
+
+void Fanout::fill_header(std::size_t seat, const rules::Game& game, std::size_t history_end,
+                         v1::GameView* out) const {
+  out->set_game_id(record_.id);
+  out->set_seed_commitment(record_.seed_commitment);
+  if (!record_.title.empty()) out->set_title(record_.title);
+  out->set_sequence(told_count(seat, history_end));
+  out->set_step(game.step());
+  out->set_paused(state_.paused);
+  out->set_ended(state_.ended());
+  // A spectator watches the past: nothing of the open step (its deadline)
+  // and no measure of how far behind it is beyond the game's own setting.
+  if (is_spectator(seat) && !state_.ended()) {
+    out->set_delayed_turns(state_.settings.spectator_delay_turns());
+  } else {
+    out->set_deadline_unix(state_.deadline_ms / 1000);
+  }
+}
+
+void Fanout::fill_view(std::size_t seat, const rules::Game& game, v1::GameView* out) {
+  auto& link = links_.at(seat);
+  link.shown.reset();
+  const auto& id = state_.seats[seat].seat.id;
+  if (state_.ended()) {
+    // At the end of the game everything is revealed.
+    codec::to_proto(game.view_for(std::string(kUmpireSeat), state_.view_settings), out);
+    out->set_seat(id);
+    out->set_seed_hex(hex(state_.seed));
+    out->set_result(state_.end_text());
+    fill_header(seat, game, state_.history.size(), out);
+  } else if (is_spectator(seat)) {
+    rules::ViewSettings shared;
+    shared.side_shared_vision = true;
+    const auto& shown = state_.spectator_state();
+    codec::to_proto(shown.view_for(state_.spectator_eyes(), shared), out);
+    out->set_seat(id);
+    fill_header(seat, shown, spectator_end(state_.spectator_turn()), out);
+  } else {
+    rules::View view = game.view_for(id, state_.view_settings);
+    codec::to_proto(view, out);
+    link.shown = std::move(view);
+    fill_header(seat, game, state_.history.size(), out);
+  }
+}
+
+// ---- Decisions and settings. ----
+
+void Fanout::decisions_of(std::size_t seat, v1::DecisionsOwed* out) const {
+  const auto& id = state_.seats[seat].seat.id;
+  out->set_game_id(record_.id);
+  out->set_step(state_.game->step());
+  // The umpire sees every decision (to answer for empty seats), but not
+  // what the other seats answered.
+  const bool umpire = is_umpire(seat);
+  for (const auto& d : state_.pending) {
+    if (d.seat != id && !umpire) continue;
+    codec::to_proto(d, out->add_decisions());
+    if (d.seat != id) continue;
+    if (auto it = state_.answers.find(d.id); it != state_.answers.end()) codec::to_proto(it->second, out->add_answers());
+  }
+  out->set_locked(state_.locked.contains(id));
+}
+
+v1::GameSettings Fanout::settings_for(std::size_t seat) const {
+  v1::GameSettings out = state_.settings;
+  // A webhook URL is a bearer secret (Discord's and Slack's are): the game's
+  // hooks were set by whoever made the game, which is the umpire's business.
+  if (!is_umpire(seat)) {
+    for (auto& hook : *out.mutable_webhooks()) hook.set_url("");
+  }
+  return out;
+}
+
+// ---- Joining. ----
+
+void Fanout::joined(std::size_t seat, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id,
+                    const std::string& resume_token, const v1::JoinGame& request) {
+  auto& link = links_.at(seat);
+  v1::Envelope reply;
+  reply.set_correlation_id(correlation_id);
+  auto* joined = reply.mutable_joined();
+  joined->set_game_id(record_.id);
+  joined->set_seat(state_.seats[seat].seat.id);
+  joined->set_resume_token(resume_token);
+  // The seat's other connections hold the view it was last sent; a change
+  // can follow for all of them only if this one is sent that view too.
+  const bool others = std::any_of(link.peers.begin(), link.peers.end(), [&](const std::weak_ptr<Peer>& p) {
+    auto held = p.lock();
+    return held && held != peer;
+  });
+  std::optional<rules::View> before = std::move(link.shown);
+  fill_view(seat, *state_.game, joined->mutable_view());
+  if (others && !(before && link.shown && *before == *link.shown)) link.shown.reset();
+  *joined->mutable_settings() = settings_for(seat);
+  peer->send(make_outgoing(std::move(reply)));
+
+  if (!is_spectator(seat)) {
+    v1::Envelope owed;
+    decisions_of(seat, owed.mutable_decisions());
+    peer->send(make_outgoing(std::move(owed)));
+    v1::Envelope status;
+    *status.mutable_seat_status() = [&] {
+      v1::SeatStatus st;
+      st.set_game_id(record_.id);
+      st.set_step(state_.game->step());
+      for (const auto& s : state_.owing_seats()) {
+        st.add_owing(s);
+        if (state_.locked.contains(s)) st.add_locked(s);
+      }
+      *st.mutable_bots() = state_.settings.bot_seats();
+      return st;
+    }();
+    peer->send(make_outgoing(std::move(status)));
+  }
+  history(seat, peer, request);
+}
+
+bool Fanout::may_read(std::size_t seat, const v1::ChatMessage& m) const {
+  const auto& reader = state_.seats[seat].seat;
+  if (RoomState::is_umpire(reader)) return true;
+  switch (m.channel()) {
+    case v1::CHAT_CHANNEL_ALL: return true;
+    case v1::CHAT_CHANNEL_SIDE: return !RoomState::is_spectator(reader) && reader.side == m.side();
+    case v1::CHAT_CHANNEL_WING: return reader.id == m.from_seat();
+    case v1::CHAT_CHANNEL_UMPIRE: return reader.id == m.from_seat() || reader.id == m.to_seat();
+    default: return false;
+  }
+}
+
+std::uint64_t Fanout::chat_count(std::size_t seat) const {
+  return static_cast<std::uint64_t>(
+      std::count_if(state_.chat.begin(), state_.chat.end(), [&](const auto& c) { return may_read(seat, c); }));
+}
+
+void Fanout::history(std::size_t seat, const std::shared_ptr<Peer>& peer, const v1::JoinGame& request) {
+  const bool want_events = request.last_sequence() > 0 || request.full_history();
+  const std::size_t end = is_spectator(seat) ? spectator_end(state_.spectator_turn()) : state_.history.size();
+
+  // The seat's events after the one it has, and its chat after the one it
+  // has, in pages; the last page says so (more = false).
+  std::vector<v1::Event> events;
+  if (want_events) {
+    google::protobuf::RepeatedPtrField<v1::Event> all;
+    add_told(seat, 0, end, false, &all);
+    for (auto& e : all) {
+      if (e.sequence() > request.last_sequence() || request.full_history()) events.push_back(std::move(e));
+    }
+  }
+  std::vector<v1::ChatMessage> chat;
+  std::uint64_t number = 0;
+  for (const auto& c : state_.chat) {
+    if (!may_read(seat, c)) continue;
+    ++number;
+    if (number <= request.last_chat_sequence()) continue;
+    chat.push_back(c);
+    chat.back().set_sequence(number);
+  }
+  std::size_t e = 0, c = 0;
+  do {
+    v1::Envelope env;
+    auto* since = env.mutable_events_since();
+    since->set_game_id(record_.id);
+    for (std::size_t n = 0; n < kPage && e < events.size(); ++n) *since->add_events() = std::move(events[e++]);
+    for (std::size_t n = 0; n < kPage && c < chat.size(); ++n) *since->add_chat() = std::move(chat[c++]);
+    since->set_more(e < events.size() || c < chat.size());
+    peer->send(make_outgoing(std::move(env)));
+  } while (e < events.size() || c < chat.size());
+}
+
+// ---- Pushes. ----
+
+void Fanout::seat_status() {
+  v1::Envelope env;
+  auto* st = env.mutable_seat_status();
+  st->set_game_id(record_.id);
+  st->set_step(state_.game->step());
+  for (const auto& s : state_.owing_seats()) {
+    st->add_owing(s);
+    if (state_.locked.contains(s)) st->add_locked(s);
+  }
+  *st->mutable_bots() = state_.settings.bot_seats();
+  auto out = make_outgoing(std::move(env));
+  for (std::size_t s = 0; s < links_.size(); ++s) {
+    if (!is_spectator(s)) links_.send(s, out);
+  }
+}
+
+void Fanout::fresh_state() {
+  for (std::size_t s = 0; s < links_.size(); ++s) {
+    if (!links_.connected(s)) {
+      links_.at(s).shown.reset();
+      continue;
+    }
+    v1::Envelope view;
+    fill_view(s, *state_.game, view.mutable_view());
+    links_.send(s, make_outgoing(std::move(view)));
+    if (is_spectator(s)) continue;
+    v1::Envelope owed;
+    decisions_of(s, owed.mutable_decisions());
+    links_.send(s, make_outgoing(std::move(owed)));
+  }
+  seat_status();
+}
+
+void Fanout::step_to(std::size_t seat, const StepOut& step) {
+  auto& link = links_.at(seat);
+  auto out = std::make_shared<Outgoing>(Outgoing::OnArena{});
+  auto* sr = out->build()->mutable_step_resolved();
+  sr->set_game_id(record_.id);
+  sr->set_step(step.step);
+  if (is_spectator(seat)) {
+    // Spectators are told a turn's events once the delay has passed them.
+    const auto from = state_.settings.spectator_delay_turns() == 0 || step.ended
+                          ? step.first_event
+                          : spectator_end(step.spectator_turn_before);
+    add_told(seat, from, is_spectator(seat) && !step.ended ? spectator_end(step.spectator_turn_after) : step.end_event,
+             false, sr->mutable_events());
+    if (state_.settings.spectator_delay_turns() == 0 || step.ended) {
+      fill_view(seat, *step.game, sr->mutable_view());
+    } else {
+      fill_view(seat, state_.spectator_state(), sr->mutable_view());
+    }
+    return links_.send(seat, std::move(out));
+  }
+  add_told(seat, step.first_event, step.end_event, false, sr->mutable_events());
+  // What it owes next: the step just opened, nothing answered yet.
+  auto* next = sr->mutable_next();
+  next->set_game_id(record_.id);
+  next->set_step(step.game->step());
+  const auto& id = state_.seats[seat].seat.id;
+  for (const auto& d : step.pending) {
+    if (d.seat == id || is_umpire(seat)) codec::to_proto(d, next->add_decisions());
+  }
+  if (!link.shown || step.ended) {
+    fill_view(seat, *step.game, sr->mutable_view());
+    return links_.send(seat, std::move(out));
+  }
+  // Most of a view is as it was a step ago: the seat is sent what changed,
+  // still built by the one path to what it may see (refresh_view), into the
+  // view it was sent.
+  rules::ViewUpdate update;
+  step.game->refresh_view(id, state_.view_settings, *link.shown, update);
+  if (!codec::to_proto_change(*link.shown, update, sr->mutable_view(), sr->mutable_change())) {
+    codec::to_proto(*link.shown, sr->mutable_view());
+  }
+  fill_header(seat, *step.game, step.end_event, sr->mutable_view());
+  if (!sr->has_change()) return links_.send(seat, std::move(out));
+
+  // Connections of protocol 1.0 get the same StepResolved with its view whole.
+  OutgoingPtr changed = std::move(out);
+  OutgoingPtr whole;
+  for (const auto& p : link.peers) {
+    auto peer = p.lock();
+    if (!peer) continue;
+    if (peer->takes_view_changes()) {
+      peer->send(changed);
+      continue;
+    }
+    if (!whole) {
+      auto copy = std::make_shared<Outgoing>(Outgoing::OnArena{});
+      auto* whole_sr = copy->build()->mutable_step_resolved();
+      *whole_sr = changed->envelope().step_resolved();
+      whole_sr->clear_change();
+      whole_sr->clear_view();
+      codec::to_proto(*link.shown, whole_sr->mutable_view());
+      fill_header(seat, *step.game, step.end_event, whole_sr->mutable_view());
+      whole = std::move(copy);
+    }
+    peer->send(whole);
+  }
+}
+
+void Fanout::notice(const NoticeOut& n) {
+  // A spectator watches the past: it hears the notice without the open
+  // step's number or deadline.
+  auto build = [&](const std::string& text, bool live) {
+    v1::Envelope env;
+    auto* out = env.mutable_notice();
+    out->set_game_id(record_.id);
+    out->set_kind(n.kind);
+    out->set_text(text);
+    out->set_paused(state_.paused);
+    if (live) {
+      out->set_step(n.step);
+      out->set_deadline_unix(state_.deadline_ms / 1000);
+    }
+    return make_outgoing(std::move(env));
+  };
+  const auto players = build(n.text, true);
+  const auto umpire = n.umpire_text.empty() ? players : build(n.umpire_text, true);
+  OutgoingPtr spectators;
+  for (std::size_t s = 0; s < links_.size(); ++s) {
+    if (!is_spectator(s)) {
+      links_.send(s, is_umpire(s) ? umpire : players);
+    } else if (n.audience == Audience::kEveryone) {
+      if (!spectators) spectators = build(n.text, state_.ended() || state_.settings.spectator_delay_turns() == 0);
+      links_.send(s, spectators);
+    }
+  }
+}
+
+void Fanout::reopen(const ReopenOut& r) {
+  // The umpire learns why; each seat only which of its own decisions are
+  // involved (the reason names the other side's units).
+  for (std::size_t s = 0; s < links_.size(); ++s) {
+    if (is_spectator(s) || !links_.connected(s)) continue;
+    const auto& id = state_.seats[s].seat.id;
+    std::string text;
+    if (is_umpire(s)) {
+      text = "step " + std::to_string(r.step) + " reopened: " + r.reason;
+    } else if (state_.owing_seats().contains(id)) {
+      std::string mine;
+      for (const auto& d : state_.pending) {
+        if (d.seat != id || std::find(r.decisions.begin(), r.decisions.end(), d.id) == r.decisions.end()) continue;
+        mine += (mine.empty() ? "" : "; ") + d.prompt;
+      }
+      text = "step " + std::to_string(r.step) + " reopened: orders collided when it resolved. " +
+             (mine.empty() ? std::string("Yours may stand; lock again.") : "Change your order(s): " + mine + ".");
+    } else {
+      text = "step " + std::to_string(r.step) + " reopened: orders collided when it resolved";
+    }
+    v1::Envelope env;
+    auto* n = env.mutable_notice();
+    n->set_game_id(record_.id);
+    n->set_kind("reopened");
+    n->set_text(text);
+    n->set_step(r.step);
+    n->set_deadline_unix(state_.deadline_ms / 1000);
+    n->set_paused(state_.paused);
+    links_.send(s, make_outgoing(std::move(env)));
+    // Every seat's lock is undone, on every page: each is sent what it owes, unlocked.
+    v1::Envelope owed;
+    decisions_of(s, owed.mutable_decisions());
+    links_.send(s, make_outgoing(std::move(owed)));
+  }
+}
+
+void Fanout::chat(std::size_t index) {
+  const auto& message = state_.chat[index];
+  // Each reader numbers the chat it may read.
+  for (std::size_t s = 0; s < links_.size(); ++s) {
+    if (!may_read(s, message) || !links_.connected(s)) continue;
+    std::uint64_t number = 0;
+    for (std::size_t i = 0; i <= index; ++i) number += may_read(s, state_.chat[i]) ? 1 : 0;
+    v1::Envelope env;
+    *env.mutable_chat() = message;
+    env.mutable_chat()->set_sequence(number);
+    links_.send(s, make_outgoing(std::move(env)));
+  }
+}
+
+void Fanout::ended() {
+  v1::Envelope env;
+  auto* n = env.mutable_notice();
+  n->set_game_id(record_.id);
+  n->set_kind("ended");
+  n->set_text(state_.end_text());
+  n->set_seed_hex(hex(state_.seed));  // the dice can now be verified by everyone
+  auto out = make_outgoing(std::move(env));
+  for (std::size_t s = 0; s < links_.size(); ++s) links_.send(s, out);
+}
+
+void Fanout::perform(const Effects& effects) {
+  if (effects.step) {
+    for (std::size_t s = 0; s < links_.size(); ++s) {
+      if (!links_.connected(s)) {
+        links_.at(s).shown.reset();
+        continue;
+      }
+      step_to(s, *effects.step);
+    }
+  }
+  if (effects.fresh_state) fresh_state();
+  if (effects.reopen) reopen(*effects.reopen);
+  if (effects.seat_status && !effects.fresh_state) seat_status();
+  for (const auto& n : effects.notices) notice(n);
+  if (effects.chat && *effects.chat < state_.chat.size()) chat(*effects.chat);
+}
+
+}  // namespace galloper::server
