@@ -163,8 +163,6 @@ class Client {
   }
 
   bool connected() const { return !ec_; }
-  // Why the server closed the connection (after a read saw the close).
-  const websocket::close_reason& close_reason() const { return ws_.reason(); }
   const beast::error_code& handshake_error() const { return ec_; }
   const websocket::response_type& handshake_response() const { return handshake_response_; }
 

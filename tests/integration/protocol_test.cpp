@@ -1,5 +1,6 @@
 // The WebSocket protocol over a real connection: handshake, encodings, and
 // every kind of bad frame gets its typed error while the server carries on.
+#include "tests/integration/game_driver.hpp"
 #include "tests/integration/harness.hpp"
 
 namespace galloper::testing {
@@ -148,6 +149,37 @@ TEST_F(ProtocolTest, ForeignOriginIsRefusedOwnOriginAccepted) {
   EXPECT_TRUE(own.hello().has_welcome());
 }
 
+// A connection may be opened for one game (/ws/games/{id}) so a proxy can
+// route every connection of a game to the node that holds it: it plays that
+// game, may use the lobby, and is refused in any other game. Any other path
+// under /ws is not found.
+TEST_F(ProtocolTest, AConnectionForOneGameActsOnlyInThatGame) {
+  const auto game = create_demo_game(server_->port());
+  const auto other = create_demo_game(server_->port());
+  Client c(server_->port(), Client::Mode::kBinary, {}, "/ws/games/" + game.id);
+  ASSERT_TRUE(c.connected()) << c.handshake_error().message();
+  ASSERT_TRUE(c.hello().has_welcome());
+  EXPECT_TRUE(join_game(c, game.id, game.tokens.at("umpire")).has_joined());
+  v1::Envelope list;
+  list.mutable_list_games();
+  EXPECT_TRUE(c.call(list).has_game_list());
+  v1::Envelope elsewhere;
+  elsewhere.mutable_join_game()->set_game_id(other.id);
+  elsewhere.mutable_join_game()->set_token(other.tokens.at("umpire"));
+  auto refused = c.call(elsewhere);
+  ASSERT_TRUE(refused.has_error());
+  EXPECT_EQ(refused.error().code(), v1::ERROR_CODE_INVALID_ARGUMENT);
+  EXPECT_NE(refused.error().message().find("/ws/games/" + other.id), std::string::npos) << refused.error().message();
+
+  const std::vector<std::string> hostile = {"/ws/games/", "/ws/games/../x", "/ws/games/a%2Fb", "/ws/gamesx",
+                                            "/ws/games/" + std::string(65, 'a'), "/wss"};
+  for (const auto& path : hostile) {
+    Client bad(server_->port(), Client::Mode::kBinary, {}, path);
+    EXPECT_FALSE(bad.connected()) << path;
+    EXPECT_EQ(bad.handshake_response().result_int(), 404u) << path;
+  }
+}
+
 TEST(ProtocolLimits, ConnectionsPerAddressAreCapped) {
   auto dir = make_temp_dir("perip");
   ServerProcess server(dir, {"--max-connections-per-ip", "2"});
@@ -162,8 +194,8 @@ TEST(ProtocolLimits, ConnectionsPerAddressAreCapped) {
   ASSERT_TRUE(c.connected());
   EXPECT_FALSE(c.receive());
   EXPECT_EQ(c.close_reason().code, websocket::close_code::try_again_later);
-  EXPECT_NE(std::string(c.close_reason().reason).find("too many connections from your address"), std::string::npos)
-      << c.close_reason().reason;
+  const std::string why(c.close_reason().reason.data(), c.close_reason().reason.size());
+  EXPECT_NE(why.find("too many connections from your address"), std::string::npos) << why;
   EXPECT_TRUE(a.hello().has_welcome());
   // A plain HTTP request over the cap gets 429 with the reason in JSON.
   auto plain = http_get(server.port(), "/healthz");

@@ -5,8 +5,10 @@
 // what happened, not as messages: who is told what, and how, is the fan-out's
 // job (fanout.hpp), which builds everything a seat receives for that seat.
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,19 +31,33 @@ struct NoticeOut {
   Audience audience = Audience::kEveryone;
 };
 
+// The game as it stood once an entry was applied: what seats are told of it
+// when the entry is on disk, whatever later entries did meanwhile. So a
+// live room and a replay of its log send every seat the same messages.
+struct StepStatus {
+  std::shared_ptr<const rules::Game> game;
+  std::vector<rules::Decision> pending;
+  std::map<std::string, rules::Answer> answers;
+  std::set<std::string> locked;
+  std::vector<std::string> bots;
+  std::int64_t deadline_ms = 0;
+  bool paused = false;
+  bool ended = false;
+  std::string end_text;
+  std::uint32_t spectator_turn = 0;                   // the turn spectators are shown
+  std::shared_ptr<const rules::Game> spectator_game;  // the state they are shown (its first)
+  std::size_t history_size = 0;                       // events so far
+
+  std::set<std::string> owing() const;
+};
+
 // A step resolved: each seat is sent what it was told of the step's events,
-// its new view and what it owes next. The state is the one the step resolved
-// to, held here because later entries may move the room on before this one
-// is on disk.
+// its new view (of the entry's StepStatus) and what it owes next.
 struct StepOut {
   std::uint64_t step = 0;                         // the step that resolved
-  std::shared_ptr<const rules::Game> game;        // the state after it
-  std::vector<rules::Decision> pending;           // what that state asks
   std::size_t first_event = 0, end_event = 0;     // its events in the history
   std::uint32_t spectator_turn_before = 0;        // the turn spectators saw before it
-  std::uint32_t spectator_turn_after = 0;
   bool turn_started = false;                      // it began a turn (its state is that turn's first)
-  bool ended = false;
 };
 
 // Answers that were each legal collided when the step resolved: every seat
@@ -60,6 +76,7 @@ struct NotifyOut {
 };
 
 struct Effects {
+  std::shared_ptr<const StepStatus> status;  // the game once the entry was applied
   bool seat_status = false;  // who owes and who has locked changed
   bool fresh_state = false;  // every seat's view and decisions are new (an edit, a rewind)
   bool ended = false;        // announce the end (the store marks it first; the seed goes out)
@@ -70,8 +87,6 @@ struct Effects {
   std::vector<NotifyOut> notify;
   // A digest that went out: posted to `hook` once its entry is on disk.
   std::optional<std::pair<std::string, NotifyOut>> digest;
-
-  void add(Effects other);
 };
 
 }  // namespace galloper::server

@@ -38,90 +38,98 @@ std::uint64_t Fanout::told_count(std::size_t seat, std::size_t end) const {
   return n;
 }
 
-void Fanout::add_told(std::size_t seat, std::size_t first, std::size_t end, bool with_superseded,
+void Fanout::add_told(std::size_t seat, std::size_t first, std::size_t end,
                       google::protobuf::RepeatedPtrField<v1::Event>* out) const {
   auto number = told_count(seat, first);
   for (std::size_t i = first; i < end && i < state_.history.size(); ++i) {
     const auto& h = state_.history[i];
     if (!told(seat, h)) continue;
     ++number;
-    if (h.superseded && !with_superseded) continue;
+    if (h.superseded) continue;  // undone by a rewind: its number stays taken
     auto* e = out->Add();
     *e = h.told;
     e->set_sequence(number);
   }
 }
 
-std::size_t Fanout::spectator_end(std::uint32_t turn) const {
-  // A spectator shown the start of turn T is told what happened before it.
-  if (state_.ended() || state_.settings.spectator_delay_turns() == 0) return state_.history.size();
+std::size_t Fanout::spectator_end(const StepStatus& now, std::uint32_t turn) const {
+  if (now.ended || state_.settings.spectator_delay_turns() == 0) return now.history_size;
   std::size_t end = 0;
-  while (end < state_.history.size() && state_.history[end].told.turn() < turn) ++end;
+  while (end < now.history_size && state_.history[end].told.turn() < turn) ++end;
   return end;
 }
 
-// ---- Views. ----
+// ---- Views, decisions, settings. ----
 
-void Fanout::fill_header(std::size_t seat, const rules::Game& game, std::size_t history_end,
+void Fanout::fill_header(std::size_t seat, const StepStatus& now, const rules::Game& shown, std::size_t history_end,
                          v1::GameView* out) const {
   out->set_game_id(record_.id);
   out->set_seed_commitment(record_.seed_commitment);
   if (!record_.title.empty()) out->set_title(record_.title);
   out->set_sequence(told_count(seat, history_end));
-  out->set_step(game.step());
-  out->set_paused(state_.paused);
-  out->set_ended(state_.ended());
+  out->set_step(shown.step());
+  out->set_paused(now.paused);
+  out->set_ended(now.ended);
   // A spectator watches the past: nothing of the open step (its deadline)
   // and no measure of how far behind it is beyond the game's own setting.
-  if (is_spectator(seat) && !state_.ended()) {
+  if (is_spectator(seat) && !now.ended) {
     out->set_delayed_turns(state_.settings.spectator_delay_turns());
   } else {
-    out->set_deadline_unix(state_.deadline_ms / 1000);
+    out->set_deadline_unix(now.deadline_ms / 1000);
   }
 }
 
-void Fanout::fill_view(std::size_t seat, const rules::Game& game, v1::GameView* out) {
+void Fanout::fill_view(std::size_t seat, const StepStatus& now, v1::GameView* out) {
   auto& link = links_.at(seat);
   link.shown.reset();
   const auto& id = state_.seats[seat].seat.id;
-  if (state_.ended()) {
+  if (now.ended) {
     // At the end of the game everything is revealed.
-    codec::to_proto(game.view_for(std::string(kUmpireSeat), state_.view_settings), out);
+    codec::to_proto(now.game->view_for(std::string(kUmpireSeat), state_.view_settings), out);
     out->set_seat(id);
     out->set_seed_hex(hex(state_.seed));
-    out->set_result(state_.end_text());
-    fill_header(seat, game, state_.history.size(), out);
+    out->set_result(now.end_text);
+    fill_header(seat, now, *now.game, now.history_size, out);
   } else if (is_spectator(seat)) {
     rules::ViewSettings shared;
     shared.side_shared_vision = true;
-    const auto& shown = state_.spectator_state();
-    codec::to_proto(shown.view_for(state_.spectator_eyes(), shared), out);
+    codec::to_proto(now.spectator_game->view_for(state_.spectator_eyes(), shared), out);
     out->set_seat(id);
-    fill_header(seat, shown, spectator_end(state_.spectator_turn()), out);
+    fill_header(seat, now, *now.spectator_game, spectator_end(now, now.spectator_turn), out);
   } else {
-    rules::View view = game.view_for(id, state_.view_settings);
+    rules::View view = now.game->view_for(id, state_.view_settings);
     codec::to_proto(view, out);
     link.shown = std::move(view);
-    fill_header(seat, game, state_.history.size(), out);
+    fill_header(seat, now, *now.game, now.history_size, out);
   }
 }
 
-// ---- Decisions and settings. ----
-
-void Fanout::decisions_of(std::size_t seat, v1::DecisionsOwed* out) const {
+void Fanout::decisions_of(std::size_t seat, const StepStatus& now, v1::DecisionsOwed* out) const {
   const auto& id = state_.seats[seat].seat.id;
   out->set_game_id(record_.id);
-  out->set_step(state_.game->step());
+  out->set_step(now.game->step());
   // The umpire sees every decision (to answer for empty seats), but not
   // what the other seats answered.
   const bool umpire = is_umpire(seat);
-  for (const auto& d : state_.pending) {
+  for (const auto& d : now.pending) {
     if (d.seat != id && !umpire) continue;
     codec::to_proto(d, out->add_decisions());
     if (d.seat != id) continue;
-    if (auto it = state_.answers.find(d.id); it != state_.answers.end()) codec::to_proto(it->second, out->add_answers());
+    if (auto it = now.answers.find(d.id); it != now.answers.end()) codec::to_proto(it->second, out->add_answers());
   }
-  out->set_locked(state_.locked.contains(id));
+  out->set_locked(now.locked.contains(id));
+}
+
+v1::SeatStatus Fanout::seat_status_of(const StepStatus& now) const {
+  v1::SeatStatus st;
+  st.set_game_id(record_.id);
+  st.set_step(now.game->step());
+  for (const auto& s : now.owing()) {
+    st.add_owing(s);
+    if (now.locked.contains(s)) st.add_locked(s);
+  }
+  for (const auto& b : now.bots) st.add_bots(b);
+  return st;
 }
 
 v1::GameSettings Fanout::settings_for(std::size_t seat) const {
@@ -138,6 +146,7 @@ v1::GameSettings Fanout::settings_for(std::size_t seat) const {
 
 void Fanout::joined(std::size_t seat, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id,
                     const std::string& resume_token, const v1::JoinGame& request) {
+  const auto now = state_.status();
   auto& link = links_.at(seat);
   v1::Envelope reply;
   reply.set_correlation_id(correlation_id);
@@ -152,30 +161,20 @@ void Fanout::joined(std::size_t seat, const std::shared_ptr<Peer>& peer, std::ui
     return held && held != peer;
   });
   std::optional<rules::View> before = std::move(link.shown);
-  fill_view(seat, *state_.game, joined->mutable_view());
+  fill_view(seat, *now, joined->mutable_view());
   if (others && !(before && link.shown && *before == *link.shown)) link.shown.reset();
   *joined->mutable_settings() = settings_for(seat);
   peer->send(make_outgoing(std::move(reply)));
 
   if (!is_spectator(seat)) {
     v1::Envelope owed;
-    decisions_of(seat, owed.mutable_decisions());
+    decisions_of(seat, *now, owed.mutable_decisions());
     peer->send(make_outgoing(std::move(owed)));
     v1::Envelope status;
-    *status.mutable_seat_status() = [&] {
-      v1::SeatStatus st;
-      st.set_game_id(record_.id);
-      st.set_step(state_.game->step());
-      for (const auto& s : state_.owing_seats()) {
-        st.add_owing(s);
-        if (state_.locked.contains(s)) st.add_locked(s);
-      }
-      *st.mutable_bots() = state_.settings.bot_seats();
-      return st;
-    }();
+    *status.mutable_seat_status() = seat_status_of(*now);
     peer->send(make_outgoing(std::move(status)));
   }
-  history(seat, peer, request);
+  history(seat, peer, *now, request);
 }
 
 bool Fanout::may_read(std::size_t seat, const v1::ChatMessage& m) const {
@@ -195,19 +194,19 @@ std::uint64_t Fanout::chat_count(std::size_t seat) const {
       std::count_if(state_.chat.begin(), state_.chat.end(), [&](const auto& c) { return may_read(seat, c); }));
 }
 
-void Fanout::history(std::size_t seat, const std::shared_ptr<Peer>& peer, const v1::JoinGame& request) {
+void Fanout::history(std::size_t seat, const std::shared_ptr<Peer>& peer, const StepStatus& now,
+                     const v1::JoinGame& request) {
   const bool want_events = request.last_sequence() > 0 || request.full_history();
-  const std::size_t end = is_spectator(seat) ? spectator_end(state_.spectator_turn()) : state_.history.size();
+  const std::size_t end = is_spectator(seat) ? spectator_end(now, now.spectator_turn) : now.history_size;
 
   // The seat's events after the one it has, and its chat after the one it
   // has, in pages; the last page says so (more = false).
-  std::vector<v1::Event> events;
-  if (want_events) {
-    google::protobuf::RepeatedPtrField<v1::Event> all;
-    add_told(seat, 0, end, false, &all);
-    for (auto& e : all) {
-      if (e.sequence() > request.last_sequence() || request.full_history()) events.push_back(std::move(e));
-    }
+  google::protobuf::RepeatedPtrField<v1::Event> events;
+  if (want_events) add_told(seat, 0, end, &events);
+  std::size_t e = 0;
+  while (e < static_cast<std::size_t>(events.size()) && events[static_cast<int>(e)].sequence() <= request.last_sequence() &&
+         !request.full_history()) {
+    ++e;
   }
   std::vector<v1::ChatMessage> chat;
   std::uint64_t number = 0;
@@ -218,54 +217,49 @@ void Fanout::history(std::size_t seat, const std::shared_ptr<Peer>& peer, const 
     chat.push_back(c);
     chat.back().set_sequence(number);
   }
-  std::size_t e = 0, c = 0;
+  std::size_t c = 0;
   do {
     v1::Envelope env;
     auto* since = env.mutable_events_since();
     since->set_game_id(record_.id);
-    for (std::size_t n = 0; n < kPage && e < events.size(); ++n) *since->add_events() = std::move(events[e++]);
+    for (std::size_t n = 0; n < kPage && e < static_cast<std::size_t>(events.size()); ++n) {
+      *since->add_events() = std::move(events[static_cast<int>(e++)]);
+    }
     for (std::size_t n = 0; n < kPage && c < chat.size(); ++n) *since->add_chat() = std::move(chat[c++]);
-    since->set_more(e < events.size() || c < chat.size());
+    since->set_more(e < static_cast<std::size_t>(events.size()) || c < chat.size());
     peer->send(make_outgoing(std::move(env)));
-  } while (e < events.size() || c < chat.size());
+  } while (e < static_cast<std::size_t>(events.size()) || c < chat.size());
 }
 
 // ---- Pushes. ----
 
-void Fanout::seat_status() {
+void Fanout::seat_status(const StepStatus& now) {
   v1::Envelope env;
-  auto* st = env.mutable_seat_status();
-  st->set_game_id(record_.id);
-  st->set_step(state_.game->step());
-  for (const auto& s : state_.owing_seats()) {
-    st->add_owing(s);
-    if (state_.locked.contains(s)) st->add_locked(s);
-  }
-  *st->mutable_bots() = state_.settings.bot_seats();
+  *env.mutable_seat_status() = seat_status_of(now);
   auto out = make_outgoing(std::move(env));
   for (std::size_t s = 0; s < links_.size(); ++s) {
     if (!is_spectator(s)) links_.send(s, out);
   }
 }
 
-void Fanout::fresh_state() {
+void Fanout::fresh_state(const StepStatus& now) {
   for (std::size_t s = 0; s < links_.size(); ++s) {
     if (!links_.connected(s)) {
       links_.at(s).shown.reset();
       continue;
     }
     v1::Envelope view;
-    fill_view(s, *state_.game, view.mutable_view());
+    fill_view(s, now, view.mutable_view());
     links_.send(s, make_outgoing(std::move(view)));
     if (is_spectator(s)) continue;
     v1::Envelope owed;
-    decisions_of(s, owed.mutable_decisions());
+    decisions_of(s, now, owed.mutable_decisions());
     links_.send(s, make_outgoing(std::move(owed)));
   }
-  seat_status();
+  seat_status(now);
 }
 
-void Fanout::step_to(std::size_t seat, const StepOut& step) {
+void Fanout::step_to(std::size_t seat, const StepOut& step, const StepStatus& now) {
   auto& link = links_.at(seat);
   auto out = std::make_shared<Outgoing>(Outgoing::OnArena{});
   auto* sr = out->build()->mutable_step_resolved();
@@ -273,40 +267,29 @@ void Fanout::step_to(std::size_t seat, const StepOut& step) {
   sr->set_step(step.step);
   if (is_spectator(seat)) {
     // Spectators are told a turn's events once the delay has passed them.
-    const auto from = state_.settings.spectator_delay_turns() == 0 || step.ended
-                          ? step.first_event
-                          : spectator_end(step.spectator_turn_before);
-    add_told(seat, from, is_spectator(seat) && !step.ended ? spectator_end(step.spectator_turn_after) : step.end_event,
-             false, sr->mutable_events());
-    if (state_.settings.spectator_delay_turns() == 0 || step.ended) {
-      fill_view(seat, *step.game, sr->mutable_view());
-    } else {
-      fill_view(seat, state_.spectator_state(), sr->mutable_view());
-    }
+    const bool live = now.ended || state_.settings.spectator_delay_turns() == 0;
+    add_told(seat, live ? step.first_event : spectator_end(now, step.spectator_turn_before),
+             live ? step.end_event : spectator_end(now, now.spectator_turn), sr->mutable_events());
+    fill_view(seat, now, sr->mutable_view());
     return links_.send(seat, std::move(out));
   }
-  add_told(seat, step.first_event, step.end_event, false, sr->mutable_events());
+  add_told(seat, step.first_event, step.end_event, sr->mutable_events());
   // What it owes next: the step just opened, nothing answered yet.
-  auto* next = sr->mutable_next();
-  next->set_game_id(record_.id);
-  next->set_step(step.game->step());
-  const auto& id = state_.seats[seat].seat.id;
-  for (const auto& d : step.pending) {
-    if (d.seat == id || is_umpire(seat)) codec::to_proto(d, next->add_decisions());
-  }
-  if (!link.shown || step.ended) {
-    fill_view(seat, *step.game, sr->mutable_view());
+  decisions_of(seat, now, sr->mutable_next());
+  if (!link.shown || now.ended) {
+    fill_view(seat, now, sr->mutable_view());
     return links_.send(seat, std::move(out));
   }
   // Most of a view is as it was a step ago: the seat is sent what changed,
   // still built by the one path to what it may see (refresh_view), into the
   // view it was sent.
+  const auto& id = state_.seats[seat].seat.id;
   rules::ViewUpdate update;
-  step.game->refresh_view(id, state_.view_settings, *link.shown, update);
+  now.game->refresh_view(id, state_.view_settings, *link.shown, update);
   if (!codec::to_proto_change(*link.shown, update, sr->mutable_view(), sr->mutable_change())) {
     codec::to_proto(*link.shown, sr->mutable_view());
   }
-  fill_header(seat, *step.game, step.end_event, sr->mutable_view());
+  fill_header(seat, now, *now.game, step.end_event, sr->mutable_view());
   if (!sr->has_change()) return links_.send(seat, std::move(out));
 
   // Connections of protocol 1.0 get the same StepResolved with its view whole.
@@ -326,26 +309,26 @@ void Fanout::step_to(std::size_t seat, const StepOut& step) {
       whole_sr->clear_change();
       whole_sr->clear_view();
       codec::to_proto(*link.shown, whole_sr->mutable_view());
-      fill_header(seat, *step.game, step.end_event, whole_sr->mutable_view());
+      fill_header(seat, now, *now.game, step.end_event, whole_sr->mutable_view());
       whole = std::move(copy);
     }
     peer->send(whole);
   }
 }
 
-void Fanout::notice(const NoticeOut& n) {
-  // A spectator watches the past: it hears the notice without the open
-  // step's number or deadline.
+void Fanout::notice(const NoticeOut& n, const StepStatus& now) {
+  // A spectator watching late hears the notice without the open step's
+  // number or deadline.
   auto build = [&](const std::string& text, bool live) {
     v1::Envelope env;
     auto* out = env.mutable_notice();
     out->set_game_id(record_.id);
     out->set_kind(n.kind);
     out->set_text(text);
-    out->set_paused(state_.paused);
+    out->set_paused(now.paused);
     if (live) {
       out->set_step(n.step);
-      out->set_deadline_unix(state_.deadline_ms / 1000);
+      out->set_deadline_unix(now.deadline_ms / 1000);
     }
     return make_outgoing(std::move(env));
   };
@@ -356,29 +339,30 @@ void Fanout::notice(const NoticeOut& n) {
     if (!is_spectator(s)) {
       links_.send(s, is_umpire(s) ? umpire : players);
     } else if (n.audience == Audience::kEveryone) {
-      if (!spectators) spectators = build(n.text, state_.ended() || state_.settings.spectator_delay_turns() == 0);
+      if (!spectators) spectators = build(n.text, now.ended || state_.settings.spectator_delay_turns() == 0);
       links_.send(s, spectators);
     }
   }
 }
 
-void Fanout::reopen(const ReopenOut& r) {
+void Fanout::reopen(const ReopenOut& r, const StepStatus& now) {
   // The umpire learns why; each seat only which of its own decisions are
   // involved (the reason names the other side's units).
+  const auto owing = now.owing();
   for (std::size_t s = 0; s < links_.size(); ++s) {
     if (is_spectator(s) || !links_.connected(s)) continue;
     const auto& id = state_.seats[s].seat.id;
     std::string text;
     if (is_umpire(s)) {
       text = "step " + std::to_string(r.step) + " reopened: " + r.reason;
-    } else if (state_.owing_seats().contains(id)) {
+    } else if (owing.contains(id)) {
       std::string mine;
-      for (const auto& d : state_.pending) {
+      for (const auto& d : now.pending) {
         if (d.seat != id || std::find(r.decisions.begin(), r.decisions.end(), d.id) == r.decisions.end()) continue;
         mine += (mine.empty() ? "" : "; ") + d.prompt;
       }
       text = "step " + std::to_string(r.step) + " reopened: orders collided when it resolved. " +
-             (mine.empty() ? std::string("Yours may stand; lock again.") : "Change your order(s): " + mine + ".");
+             (mine.empty() ? std::string("Yours may stand: lock again.") : "Change your order(s): " + mine + ".");
     } else {
       text = "step " + std::to_string(r.step) + " reopened: orders collided when it resolved";
     }
@@ -388,12 +372,12 @@ void Fanout::reopen(const ReopenOut& r) {
     n->set_kind("reopened");
     n->set_text(text);
     n->set_step(r.step);
-    n->set_deadline_unix(state_.deadline_ms / 1000);
-    n->set_paused(state_.paused);
+    n->set_deadline_unix(now.deadline_ms / 1000);
+    n->set_paused(now.paused);
     links_.send(s, make_outgoing(std::move(env)));
     // Every seat's lock is undone, on every page: each is sent what it owes, unlocked.
     v1::Envelope owed;
-    decisions_of(s, owed.mutable_decisions());
+    decisions_of(s, now, owed.mutable_decisions());
     links_.send(s, make_outgoing(std::move(owed)));
   }
 }
@@ -412,31 +396,33 @@ void Fanout::chat(std::size_t index) {
   }
 }
 
-void Fanout::ended() {
+void Fanout::ended(const StepStatus& now) {
   v1::Envelope env;
   auto* n = env.mutable_notice();
   n->set_game_id(record_.id);
   n->set_kind("ended");
-  n->set_text(state_.end_text());
+  n->set_text(now.end_text);
   n->set_seed_hex(hex(state_.seed));  // the dice can now be verified by everyone
   auto out = make_outgoing(std::move(env));
   for (std::size_t s = 0; s < links_.size(); ++s) links_.send(s, out);
 }
 
 void Fanout::perform(const Effects& effects) {
+  if (!effects.status) return;  // an entry before a snapshot: nothing to tell
+  const auto& now = *effects.status;
   if (effects.step) {
     for (std::size_t s = 0; s < links_.size(); ++s) {
       if (!links_.connected(s)) {
         links_.at(s).shown.reset();
         continue;
       }
-      step_to(s, *effects.step);
+      step_to(s, *effects.step, now);
     }
   }
-  if (effects.fresh_state) fresh_state();
-  if (effects.reopen) reopen(*effects.reopen);
-  if (effects.seat_status && !effects.fresh_state) seat_status();
-  for (const auto& n : effects.notices) notice(n);
+  if (effects.fresh_state) fresh_state(now);
+  if (effects.reopen) reopen(*effects.reopen, now);
+  if (effects.seat_status && !effects.fresh_state) seat_status(now);
+  for (const auto& n : effects.notices) notice(n, now);
   if (effects.chat && *effects.chat < state_.chat.size()) chat(*effects.chat);
 }
 

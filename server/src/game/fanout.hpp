@@ -29,17 +29,12 @@ class Fanout {
   void joined(std::size_t seat, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id,
               const std::string& resume_token, const v1::JoinGame& request);
 
-  // The effects of an entry now on disk, to every seat concerned.
+  // The effects of an entry now on disk, to every seat concerned, as the
+  // game stood when the entry was applied (effects.status).
   void perform(const Effects& effects);
   // The end of the game, once the store has recorded it: the seed to everyone.
-  void ended();
-  // Every seat's view, decisions and the seat status again (an edit, a rewind).
-  void fresh_state();
-  // Who owes and who has locked, to the seats that play and the umpire.
-  void seat_status();
+  void ended(const StepStatus& now);
 
-  // What `seat` owes now.
-  void decisions_of(std::size_t seat, v1::DecisionsOwed* out) const;
   // How many chat messages `seat` may read: its count of the chat.
   std::uint64_t chat_count(std::size_t seat) const;
   // The game's settings as `seat` may see them: webhook URLs are secrets.
@@ -52,19 +47,25 @@ class Fanout {
   // How many events the seat was told among history[0, end).
   std::uint64_t told_count(std::size_t seat, std::size_t end) const;
   // The events of history[first, end) the seat was told, numbered as the seat counts them.
-  void add_told(std::size_t seat, std::size_t first, std::size_t end, bool with_superseded,
+  void add_told(std::size_t seat, std::size_t first, std::size_t end,
                 google::protobuf::RepeatedPtrField<v1::Event>* out) const;
-  // Which history events a spectator may be told now: those of turns up to
-  // the one it is shown.
-  std::size_t spectator_end(std::uint32_t turn) const;
+  // The end of what a spectator shown the start of `turn` may be told: the
+  // events of the turns before it.
+  std::size_t spectator_end(const StepStatus& now, std::uint32_t turn) const;
 
-  void fill_view(std::size_t seat, const rules::Game& game, v1::GameView* out);
-  void fill_header(std::size_t seat, const rules::Game& game, std::size_t history_end, v1::GameView* out) const;
-  void step_to(std::size_t seat, const StepOut& step);
-  void notice(const NoticeOut& n);
-  void reopen(const ReopenOut& r);
+  void decisions_of(std::size_t seat, const StepStatus& now, v1::DecisionsOwed* out) const;
+  v1::SeatStatus seat_status_of(const StepStatus& now) const;
+  void fill_view(std::size_t seat, const StepStatus& now, v1::GameView* out);
+  void fill_header(std::size_t seat, const StepStatus& now, const rules::Game& shown, std::size_t history_end,
+                   v1::GameView* out) const;
+  void seat_status(const StepStatus& now);
+  void fresh_state(const StepStatus& now);
+  void step_to(std::size_t seat, const StepOut& step, const StepStatus& now);
+  void notice(const NoticeOut& n, const StepStatus& now);
+  void reopen(const ReopenOut& r, const StepStatus& now);
   void chat(std::size_t index);
-  void history(std::size_t seat, const std::shared_ptr<Peer>& peer, const v1::JoinGame& request);
+  void history(std::size_t seat, const std::shared_ptr<Peer>& peer, const StepStatus& now,
+               const v1::JoinGame& request);
   bool may_read(std::size_t seat, const v1::ChatMessage& m) const;
 
   const RoomState& state_;

@@ -12,18 +12,6 @@
 
 namespace galloper::server {
 
-void Effects::add(Effects other) {
-  seat_status = seat_status || other.seat_status;
-  fresh_state = fresh_state || other.fresh_state;
-  ended = ended || other.ended;
-  if (other.step) step = std::move(other.step);
-  if (other.reopen) reopen = std::move(other.reopen);
-  for (auto& n : other.notices) notices.push_back(std::move(n));
-  if (other.chat) chat = std::move(other.chat);
-  for (auto& n : other.notify) notify.push_back(std::move(n));
-  if (other.digest) digest = std::move(other.digest);
-}
-
 namespace {
 
 using Outcome = std::variant<Effects, std::string>;
@@ -147,13 +135,9 @@ Outcome on_resolve(RoomState& state, const v1::StoredStep& stored, const EntryMe
   }
   state.open_step();
 
-  step.game = state.game;
-  step.pending = state.pending;
-  step.spectator_turn_after = state.spectator_turn();
   step.turn_started = state.game->turn() != old_turn;
-  step.ended = state.ended();
   out.seat_status = true;
-  if (step.ended) {
+  if (state.ended()) {
     out.ended = true;
     out.notify.push_back(NotifyOut{"game_ended", "", state.end_text()});
   } else {
@@ -403,6 +387,9 @@ std::variant<Effects, std::string> apply_entry(RoomState& state, const v1::LogEn
       return "log entry " + std::to_string(meta.seq) + " holds nothing";
   }
   state.log_seq = meta.seq;
+  if (auto* effects = std::get_if<Effects>(&out); effects != nullptr && !meta.before_snapshot) {
+    effects->status = state.status();
+  }
   return out;
 }
 

@@ -449,14 +449,14 @@ void Room::perform(const Effects& effects, std::uint64_t seq) {
     }
   }
   if (effects.digest) notifications_.post_digest(state_, effects.digest->first, effects.digest->second);
-  if (effects.step) {
-    if (!effects.step->pending.empty() || effects.step->ended) idle_resolutions_ = 0;
+  if (effects.step && effects.status) {
+    if (!effects.status->pending.empty() || effects.status->ended) idle_resolutions_ = 0;
     spdlog::info("game {} resolved step {} ({} events); turn {} {}", record_.id, effects.step->step,
-                 effects.step->end_event - effects.step->first_event, effects.step->game->turn(),
-                 effects.step->game->phase());
-    snapshot_after(seq, *effects.step);
+                 effects.step->end_event - effects.step->first_event, effects.status->game->turn(),
+                 effects.status->game->phase());
+    snapshot_after(seq, *effects.step, *effects.status->game);
   }
-  if (effects.ended) announce_end();
+  if (effects.ended && effects.status) announce_end(effects.status);
   store_wake();
 }
 
@@ -495,16 +495,16 @@ void Room::resolve() {
   write(std::move(resolution->entry), resolution->hash, &resolution->prepared);
 }
 
-void Room::snapshot_after(std::uint64_t seq, const StepOut& step) {
+void Room::snapshot_after(std::uint64_t seq, const StepOut& step, const rules::Game& game) {
   const bool turn_start = step.turn_started;
   if (!turn_start && ++resolves_since_snapshot_ < kSnapshotEvery) return;
   persistence::SnapshotRecord snap;
   snap.game_id = record_.id;
   snap.seq = seq;
-  snap.turn = step.game->turn();
-  snap.state_hash = step.game->state_hash();
+  snap.turn = game.turn();
+  snap.state_hash = game.state_hash();
   snap.turn_start = turn_start;
-  snap.state = step.game->snapshot();
+  snap.state = game.snapshot();
   if (snap.state.empty()) return;  // the ruleset has no snapshots: loading replays the log
   resolves_since_snapshot_ = 0;
   // Derived data: a failed write costs only loading time, so it is logged and
@@ -519,15 +519,15 @@ void Room::snapshot_after(std::uint64_t seq, const StepOut& step) {
   });
 }
 
-void Room::announce_end() {
+void Room::announce_end(std::shared_ptr<const StepStatus> now) {
   // The seed is revealed only once the store says the game has ended, so an
   // export made from then on carries it too.
   record_.ended = true;
-  services_.store.mark_ended(record_.id, [self = shared_from_this()](persistence::Status status) {
-    net::post(self->strand_, [self, status] {
+  services_.store.mark_ended(record_.id, [self = shared_from_this(), now](persistence::Status status) {
+    net::post(self->strand_, [self, now, status] {
       if (self->failed_) return;
       if (!status.ok()) return self->fail(status.error->message);
-      self->fanout_.ended();
+      self->fanout_.ended(*now);
     });
   });
 }

@@ -142,8 +142,8 @@ class Room : public std::enable_shared_from_this<Room> {
   // none, the bot's answers, the resolution of a step every seat has locked.
   void advance();
   void resolve();
-  void snapshot_after(std::uint64_t seq, const StepOut& step);
-  void announce_end();
+  void snapshot_after(std::uint64_t seq, const StepOut& step, const rules::Game& game);
+  void announce_end(std::shared_ptr<const StepStatus> now);
   // When the room next needs the server (0: never), stored when it changes.
   std::int64_t next_wake_ms() const;
   void store_wake();

@@ -137,6 +137,34 @@ std::string RoomState::spectator_eyes() const {
   return settings.spectator_side().empty() ? std::string(kUmpireSeat) : settings.spectator_side() + "/army";
 }
 
+std::set<std::string> StepStatus::owing() const {
+  std::set<std::string> out;
+  for (const auto& d : pending) out.insert(d.seat);
+  return out;
+}
+
+std::shared_ptr<const StepStatus> RoomState::status() const {
+  auto s = std::make_shared<StepStatus>();
+  s->game = game;
+  s->pending = pending;
+  s->answers = answers;
+  s->locked = locked;
+  s->bots = {settings.bot_seats().begin(), settings.bot_seats().end()};
+  s->deadline_ms = deadline_ms;
+  s->paused = paused;
+  s->ended = ended();
+  s->end_text = end_text();
+  s->spectator_turn = spectator_turn();
+  s->spectator_game = game;
+  if (!s->ended && settings.spectator_delay_turns() > 0) {
+    if (auto it = turn_start.upper_bound(s->spectator_turn); it != turn_start.begin()) {
+      s->spectator_game = std::prev(it)->second;
+    }
+  }
+  s->history_size = history.size();
+  return s;
+}
+
 std::string RoomState::end_text() const {
   std::string text = ended_by_umpire ? "the umpire ended the game" : "the game has ended";
   if (!umpire_result.empty()) text += ": " + umpire_result;

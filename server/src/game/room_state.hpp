@@ -17,6 +17,7 @@
 #include "rules/core/decision.hpp"
 #include "rules/core/game.hpp"
 #include "server/src/deadlines.hpp"
+#include "server/src/game/effects.hpp"
 #include "server/src/notify/notifier.hpp"
 
 namespace galloper::server {
@@ -113,6 +114,8 @@ class RoomState {
 
   // The text the end of the game is announced with.
   std::string end_text() const;
+  // The game as it stands now, for what seats are told of it.
+  std::shared_ptr<const StepStatus> status() const;
 
   // ---- Changes (the reducer's). ----
   // The step the engine now asks for: its decisions, nothing answered yet.

@@ -183,6 +183,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     }
     state_->manual_clock()->advance_ms(seconds * 1000);
     state_->lobby().tick_all();
+    state_->lobby().wake_due(state_->manual_clock()->now_ms() + 1000);
     return send(text_response(req, http::status::ok, "text/plain; charset=utf-8", "ok\n"));
   }
   if (req.method() != http::verb::get && req.method() != http::verb::head) {
