@@ -16,6 +16,7 @@
 #include <deque>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <set>
 #include <random>
@@ -239,6 +240,14 @@ class Client {
     }
     v1::Envelope env;
     const std::string data = beast::buffers_to_string(read_buffer_.data());
+    last_raw_ = data;
+    if (on_frame) {
+      v1::Envelope decoded;
+      if (ws_.got_binary() ? decoded.ParseFromString(data)
+                           : google::protobuf::util::JsonStringToMessage(data, &decoded).ok()) {
+        on_frame(data, decoded);
+      }
+    }
     if (ws_.got_binary()) {
       if (!env.ParseFromString(data)) return std::nullopt;
     } else {
@@ -283,6 +292,13 @@ class Client {
   beast::error_code last_read_error() const { return last_read_error_; }
   bool last_was_binary() const { return last_was_binary_; }
   const std::string& last_text() const { return last_text_; }
+  // Called with every frame read from the socket, as its bytes and decoded,
+  // whichever call reads it (a call()'s reply and the pushes it passed over
+  // included): for tests that must see every byte a connection was sent.
+  std::function<void(const std::string& raw, const v1::Envelope& decoded)> on_frame;
+
+  // The bytes of the last frame read, exactly as they came.
+  const std::string& last_raw() const { return last_raw_; }
 
  private:
   net::io_context ioc_;
@@ -293,6 +309,7 @@ class Client {
   beast::error_code last_read_error_;
   bool last_was_binary_ = false;
   std::string last_text_;
+  std::string last_raw_;
   std::uint64_t next_id_ = 0;
   std::deque<v1::Envelope> backlog_;
   // The read in flight (poll() leaves one posted across calls).
