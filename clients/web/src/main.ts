@@ -14,7 +14,7 @@ if (!root) throw new Error("index.html has no #app");
 
 const shell = new Shell(root);
 const client = new GalloperClient({ url: socketUrlFor(location), clientName: "galloper-web" });
-client.onState((st) => shell.setConnection(st));
+client.onState((st) => shell.setConnection(st, client.refusal, () => void client.retry().catch(() => {})));
 
 let unmount: (() => void) | null = null;
 
@@ -37,6 +37,8 @@ function route(): void {
 
 window.addEventListener("hashchange", route);
 client.connect().catch((e) => {
+  // A refusal has its own banner with the server's reason.
+  if (client.state === "refused") return;
   shell.main.prepend(h("div", { class: "error-box", role: "alert" }, `Cannot talk to the server: ${describeError(e)}`));
 });
 route();

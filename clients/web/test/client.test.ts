@@ -420,6 +420,52 @@ describe("GalloperClient reconnect", () => {
     await expect(later).resolves.toBeDefined();
   });
 
+  it("over the server's connection cap: shows its reason, does not retry by itself, retries when asked", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    const states: ConnectionState[] = [];
+    client.onState((s) => states.push(s));
+    const reconnected = vi.fn();
+    client.onReconnected(reconnected);
+    const reason = "too many connections from your address (at most 4); close some and retry";
+
+    // The handshake is accepted and the socket closed at once with 1013.
+    const first = client.connect();
+    const check = expect(first).rejects.toMatchObject({ code: ErrorCode.RATE_LIMITED, message: reason });
+    net.current.serverAccept();
+    expect(net.current.last().body.case).toBe("hello");
+    net.current.serverDrop(1013, reason);
+    await check;
+    expect(client.state).toBe("refused");
+    expect(client.refusal).toBe(reason);
+    expect(states).toEqual(["connecting", "refused"]);
+    // Requests fail at once with the reason instead of waiting.
+    await expect(client.listGames()).rejects.toMatchObject({ code: ErrorCode.RATE_LIMITED, message: reason });
+    // No retry loop.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(net.sockets.length).toBe(1);
+
+    // Retry: a new connection; once it opens, pages join again.
+    const again = client.retry();
+    expect(net.sockets.length).toBe(2);
+    net.current.serverAccept();
+    net.current.welcome();
+    await again;
+    expect(client.state).toBe("open");
+    expect(client.refusal).toBe("");
+    expect(reconnected).toHaveBeenCalledTimes(1);
+
+    // A refusal after a drop (reconnecting) also stops the retries.
+    net.current.serverDrop(1006, "gone");
+    await vi.advanceTimersByTimeAsync(100);
+    expect(net.sockets.length).toBe(3);
+    net.current.serverAccept();
+    net.current.serverDrop(1013, reason);
+    expect(client.state).toBe("refused");
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(net.sockets.length).toBe(3);
+  });
+
   it("does not reconnect after close()", async () => {
     const net = new FakeNetwork();
     const client = makeClient(net);

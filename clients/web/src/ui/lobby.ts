@@ -231,9 +231,15 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
 
   createButton.disabled = true;
   run(Promise.all([loadScenarios(), loadGames()]));
+  // After a dropped or refused connection comes back: the lists again.
+  const offReconnect = client.onReconnected(() => {
+    errors.clear();
+    run(Promise.all([loadScenarios(), loadGames()]));
+  });
 
   return () => {
     alive = false;
+    offReconnect();
   };
 }
 
