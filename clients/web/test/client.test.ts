@@ -550,5 +550,8 @@ describe("helpers", () => {
   it("builds the socket URL next to the page", () => {
     expect(socketUrlFor({ protocol: "http:", host: "127.0.0.1:8080" })).toBe("ws://127.0.0.1:8080/ws");
     expect(socketUrlFor({ protocol: "https:", host: "galloper.example" })).toBe("wss://galloper.example/ws");
+    // A table connects for its game, so a proxy can route by the game id.
+    expect(socketUrlFor({ protocol: "http:", host: "127.0.0.1:8080" }, "g-42")).toBe("ws://127.0.0.1:8080/ws/games/g-42");
+    expect(socketUrlFor({ protocol: "https:", host: "galloper.example" }, "a b/c")).toBe("wss://galloper.example/ws/games/a%20b%2Fc");
   });
 });
