@@ -486,15 +486,22 @@ describe("GalloperClient game requests", () => {
     await connected(net, client);
     const pushes: string[] = [];
     client.onPush((e) => pushes.push(e.body.case ?? ""));
-    const p = client.joinGame("g1", "resume-tok", 42n);
+    const p = client.joinGame("g1", "resume-tok", 42n, 7n);
     const req = net.current.last();
     expect(req.body.case).toBe("joinGame");
     if (req.body.case !== "joinGame") return;
-    expect(req.body.value).toMatchObject({ gameId: "g1", token: "resume-tok", lastSequence: 42n });
+    expect(req.body.value).toMatchObject({ gameId: "g1", token: "resume-tok", lastSequence: 42n, fullHistory: false, lastChatSequence: 7n });
     net.current.serverSend({ correlationId: req.correlationId, body: { case: "joined", value: { gameId: "g1", seat: "red/army", resumeToken: "next" } } });
-    net.current.serverSend({ correlationId: 0n, body: { case: "eventsSince", value: { gameId: "g1", events: [{ sequence: 43n }] } } });
+    // What the seat missed, in pages: `more` on all but the last.
+    net.current.serverSend({ correlationId: 0n, body: { case: "eventsSince", value: { gameId: "g1", events: [{ sequence: 43n }], chat: [{ sequence: 8n }], more: true } } });
+    net.current.serverSend({ correlationId: 0n, body: { case: "eventsSince", value: { gameId: "g1", events: [{ sequence: 44n }] } } });
     await expect(p).resolves.toMatchObject({ resumeToken: "next" });
-    expect(pushes).toEqual(["eventsSince"]);
+    expect(pushes).toEqual(["eventsSince", "eventsSince"]);
+
+    // A first join asks for the whole history and every chat message.
+    void client.joinGame("g1", "invite").catch(() => {});
+    const first = net.current.last();
+    expect(first.body.case === "joinGame" && first.body.value).toMatchObject({ lastSequence: 0n, fullHistory: true, lastChatSequence: 0n });
   });
 
   it("sends umpire actions with their reason, and shows the server's refusal as sent", async () => {

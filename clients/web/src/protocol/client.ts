@@ -207,9 +207,15 @@ export class GalloperClient {
   // `lastSequence`: the last event this page accounted for (0 on a first
   // join); the server follows Joined with EventsSince, the events after it
   // (every event the seat may see on a first join: this page has none yet).
-  joinGame(gameId: string, token: string, lastSequence = 0n): Promise<Joined> {
+  // `lastChatSequence`: the last chat message this page has (0: none); the
+  // server sends every later one the seat may read, in the same EventsSince
+  // pages (`more` set on all but the last).
+  joinGame(gameId: string, token: string, lastSequence = 0n, lastChatSequence = 0n): Promise<Joined> {
     const fullHistory = lastSequence === 0n;
-    return this.request({ case: "joinGame", value: { gameId, token, lastSequence, fullHistory } }, "joined");
+    return this.request(
+      { case: "joinGame", value: { gameId, token, lastSequence, fullHistory, lastChatSequence } },
+      "joined",
+    );
   }
 
   // Every umpire action carries a reason (the audit trail); players may send

@@ -227,6 +227,19 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     const before = life;
     life = lifeReducer(life, action);
     if (life !== before) renderLife();
+    if (life.behind && !life.syncing) catchUp();
+  }
+
+  // The server numbered events this page never received (or ended the game
+  // without sending this page its last view): joining again with the last
+  // sequence the page has sends what it lacks, and the view whole.
+  let catchingUp = false;
+  function catchUp(): void {
+    if (catchingUp || !alive) return;
+    catchingUp = true;
+    rejoin()
+      .catch((e) => alive && errors.show(`Could not catch up: ${describeError(e)}`))
+      .finally(() => (catchingUp = false));
   }
 
   function renderLife(): void {
@@ -343,6 +356,10 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
         if (!b.value.gameId || b.value.gameId === gameId) {
           dispatchLife({ type: "notice", notice: b.value, at: Date.now() });
           if (b.value.kind === "rewound") dispatch({ type: "rewound", step: b.value.step });
+          // The end reveals the whole table: a page whose last view is not
+          // the end's (a spectator watching late, any page when the umpire
+          // ends the game) joins again for it and for what it was not told.
+          if (b.value.kind === "ended" && view && !view.ended) catchUp();
           umpire.refreshAudit();
         }
         break;
@@ -375,12 +392,12 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     }
   }
 
-  // Joins (or re-joins) the seat, asking for the events after the last one
-  // this page accounted for: the server answers Joined, then DecisionsOwed,
-  // SeatStatus and EventsSince (merged by sequence: nothing twice).
+  // Joins (or re-joins) the seat, asking for the events and chat after the
+  // last ones this page has: the server answers Joined, then DecisionsOwed,
+  // SeatStatus and EventsSince in pages (merged by sequence: nothing twice).
   async function join(token: string): Promise<void> {
     dispatchLife({ type: "joining" });
-    const joined = await client.joinGame(gameId, token, life.lastSequence);
+    const joined = await client.joinGame(gameId, token, life.lastSequence, life.lastChatSequence);
     if (!alive) return;
     seat = joined.seat;
     if (joined.resumeToken) sessionStorage.setItem(resumeKey(gameId), joined.resumeToken);
