@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { EventSchema, GameViewSchema } from "@gen/galloper/v1/game_pb";
 import { ChatChannel, ChatMessageSchema, DecisionsOwedSchema, EventsSinceSchema, GameNoticeSchema, StepResolvedSchema } from "@gen/galloper/v1/protocol_pb";
-import { channelLabel, channelsFor, countdown, initialLife, lifeReducer, type LifeAction, type LifeState } from "../src/game/life";
+import { NOTICE_TITLE, channelLabel, channelsFor, countdown, initialLife, lifeReducer, type LifeAction, type LifeState } from "../src/game/life";
 import { initialPlayState, playReducer } from "../src/play/state";
 
 const G = "g1";
@@ -161,6 +161,12 @@ describe("chat", () => {
 describe("notices", () => {
   const notice = (kind: string, extra: Record<string, unknown> = {}) =>
     ({ type: "notice", notice: create(GameNoticeSchema, { gameId: G, kind, text: `${kind}!`, ...extra }), at: 1 }) as LifeAction;
+
+  it("titles a reopened step", () => {
+    const s = run([notice("reopened", { step: 4n })]);
+    expect(s.notices.map((n) => [n.kind, n.text])).toEqual([["reopened", "reopened!"]]);
+    expect(NOTICE_TITLE["reopened"]).toBe("Step reopened");
+  });
 
   it("tracks the pause and the deadline the notices carry", () => {
     let s = run([notice("paused", { paused: true, deadlineUnix: 100n })]);

@@ -244,4 +244,5 @@ export const NOTICE_TITLE: Record<string, string> = {
   forced: "Step forced",
   bot_seat: "Bot seat",
   edited: "State edited",
+  reopened: "Step reopened",
 };

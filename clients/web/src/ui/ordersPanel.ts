@@ -155,7 +155,8 @@ export class OrdersPanel {
             : `Step ${state.step}: ${n} decision${n === 1 ? "" : "s"}, ${left} not answered yet.`;
 
     this.notice.hidden = !state.notice;
-    this.notice.textContent = state.notice ? `The step was reopened: ${state.notice}. Revise if needed and lock again.` : "";
+    // The server's words: a reopened step says which of this seat's orders collided.
+    this.notice.textContent = state.notice;
 
     // New step or new decisions: new cards. Otherwise update them in place so
     // a half-typed order keeps its focus and text.

@@ -320,9 +320,10 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     const step = play.step;
     if (step === null) return;
     dispatch({ type: "locking" });
+    const reopens = play.reopens;
     try {
       const r = await client.lockAnswers(gameId, step);
-      if (alive) dispatch({ type: "answersLocked", step: r.step, defaulted: [...r.defaulted] });
+      if (alive) dispatch({ type: "answersLocked", step: r.step, defaulted: [...r.defaulted], reopens });
     } catch (e) {
       if (!alive) return;
       const reason = refusalText(e);
@@ -356,6 +357,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
         if (!b.value.gameId || b.value.gameId === gameId) {
           dispatchLife({ type: "notice", notice: b.value, at: Date.now() });
           if (b.value.kind === "rewound") dispatch({ type: "rewound", step: b.value.step });
+          if (b.value.kind === "reopened") dispatch({ type: "reopened", step: b.value.step, text: b.value.text });
           // The end reveals the whole table: a page whose last view is not
           // the end's (a spectator watching late, any page when the umpire
           // ends the game) joins again for it and for what it was not told.
