@@ -473,9 +473,12 @@ function toStep(d: DraftStep) {
   };
 }
 
-// The server's reason as a player reads it: an illegal answer's message on its
-// own; anything else with its code.
+// The server's reason as a player reads it: an illegal answer's message, or
+// a "try again later" (the game is paused), on its own; anything else with
+// its code.
 function refusalText(e: unknown): string {
-  if (e instanceof GalloperError) return e.code === ErrorCode.ILLEGAL_ANSWER ? e.message : e.describe();
+  if (e instanceof GalloperError) {
+    return e.code === ErrorCode.ILLEGAL_ANSWER || e.code === ErrorCode.UNAVAILABLE ? e.message : e.describe();
+  }
   return describeError(e);
 }
