@@ -137,8 +137,21 @@ export class OrdersPanel {
     });
   }
 
-  render(state: PlayState, view: GameView | null): void {
+  // `watching`: the page is a spectator's, which owes nothing and is sent no
+  // decisions (nor any step to wait for).
+  render(state: PlayState, view: GameView | null, watching = false): void {
     this.state = state;
+    if (watching) {
+      this.root.dataset.state = "watching";
+      this.root.dataset.step = "";
+      this.headline.textContent = "Spectators watch: there is nothing to answer.";
+      this.notice.hidden = true;
+      this.cardsKey = "";
+      this.cards.clear();
+      clear(this.list);
+      this.lockBar.hidden = true;
+      return;
+    }
     const phase = seatPhase(state);
     this.root.dataset.state = phase;
     this.root.dataset.step = state.step === null ? "" : String(state.step);

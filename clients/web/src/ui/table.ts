@@ -206,8 +206,8 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   }
 
   function renderPlay(): void {
-    orders.render(play, view);
-    seatsBar.render(play, seat, view?.delayedTurns ?? 0);
+    orders.render(play, view, seat === "spectator");
+    seatsBar.render(play, seat, view);
     eventLog.render(play.events, view);
     renderHeader();
     updateOverlay();
