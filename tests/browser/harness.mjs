@@ -238,6 +238,8 @@ export async function createUploadedGame(browser, base, file, title, problems, s
 
 // The test-only scenario with a battery in range and two brigades in contact.
 export const FIRE_AND_COMBAT = path.join(here, "scenarios/fire_and_combat.textproto");
+// The test-only scenario with two brigades that can side step onto each other.
+export const COLLISION = path.join(here, "scenarios/collision.textproto");
 
 // The path of every WebSocket a page opens, in order.
 export function socketPaths(page) {
