@@ -97,8 +97,9 @@ async function waitHealthy(base, proc, logPath, timeoutMs = 20_000) {
   throw new Error(`galloper serve did not answer ${base}/healthz within ${timeoutMs} ms (${lastError}); see ${logPath}`);
 }
 
-// Starts the server and the browser. `name` keeps each test's server log apart.
-export async function startHarness(name) {
+// Starts the server and the browser. `name` keeps each test's server log apart;
+// `serverArgs` go to `galloper serve` after the harness's own.
+export async function startHarness(name, { serverArgs = [] } = {}) {
   requireSetup();
   mkdirSync(env.artifacts, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "galloper-browser-"));
@@ -107,7 +108,7 @@ export async function startHarness(name) {
   const logPath = path.join(env.artifacts, `server-${name}.log`);
   const log = createWriteStream(logPath);
   const spawnServer = () => {
-    const proc = spawn(env.bin, ["serve", "--listen", `127.0.0.1:${port}`, "--data", dataDir, "--static-dir", env.staticDir], {
+    const proc = spawn(env.bin, ["serve", "--listen", `127.0.0.1:${port}`, "--data", dataDir, "--static-dir", env.staticDir, ...serverArgs], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     proc.stdout.pipe(log, { end: false });
