@@ -97,8 +97,9 @@ async function waitHealthy(base, proc, logPath, timeoutMs = 20_000) {
   throw new Error(`galloper serve did not answer ${base}/healthz within ${timeoutMs} ms (${lastError}); see ${logPath}`);
 }
 
-// Starts the server and the browser. `name` keeps each test's server log apart.
-export async function startHarness(name) {
+// Starts the server and the browser. `name` keeps each test's server log apart;
+// `serverArgs` go to `galloper serve` after the harness's own.
+export async function startHarness(name, { serverArgs = [] } = {}) {
   requireSetup();
   mkdirSync(env.artifacts, { recursive: true });
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "galloper-browser-"));
@@ -107,7 +108,7 @@ export async function startHarness(name) {
   const logPath = path.join(env.artifacts, `server-${name}.log`);
   const log = createWriteStream(logPath);
   const spawnServer = () => {
-    const proc = spawn(env.bin, ["serve", "--listen", `127.0.0.1:${port}`, "--data", dataDir, "--static-dir", env.staticDir], {
+    const proc = spawn(env.bin, ["serve", "--listen", `127.0.0.1:${port}`, "--data", dataDir, "--static-dir", env.staticDir, ...serverArgs], {
       stdio: ["ignore", "pipe", "pipe"],
     });
     proc.stdout.pipe(log, { end: false });
@@ -175,7 +176,8 @@ export function watchPage(page, label, problems) {
   });
 }
 
-// The lobby creates the demo game; returns the invites as the page lists them.
+// The lobby creates the demo game; returns the invites as the page lists them
+// (the seats', then the spectators' shared link as seat "spectator").
 // `settings`: create-form fields to set, by name (the `setting-<name>` test
 // ids, e.g. { maxPlayerPauses: "1", vision: "wing_only" }).
 export async function createDemoGame(browser, base, title, problems, settings = {}) {
@@ -186,16 +188,7 @@ export async function createDemoGame(browser, base, title, problems, settings = 
   await lobby.goto(`${base}/`);
   await lobby.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
   await lobby.locator('[data-testid="title"]').fill(title);
-  if (Object.keys(settings).length > 0) {
-    await lobby.locator('[data-testid="settings-box"] > summary').click();
-    for (const [name, value] of Object.entries(settings)) {
-      const field = lobby.locator(`[data-testid="setting-${name}"]`);
-      // botSeats: the seat ids to tick among the scenario's seats.
-      if (Array.isArray(value)) for (const v of value) await field.locator(`input[type="checkbox"][value="${v}"]`).check();
-      else if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
-      else await field.fill(value);
-    }
-  }
+  await fillSettings(lobby, settings);
   await lobby.locator('[data-testid="create-game"]').click();
   const inviteItems = lobby.locator('[data-testid="invites"] li[data-seat]');
   await inviteItems.first().waitFor({ timeout: 15_000 });
@@ -207,9 +200,23 @@ export async function createDemoGame(browser, base, title, problems, settings = 
   return { organiser, lobby, invites, gameId, commitment };
 }
 
+// The create form's settings, by name (see createDemoGame).
+async function fillSettings(lobby, settings) {
+  if (Object.keys(settings).length === 0) return;
+  await lobby.locator('[data-testid="settings-box"] > summary').click();
+  for (const [name, value] of Object.entries(settings)) {
+    const field = lobby.locator(`[data-testid="setting-${name}"]`);
+    // botSeats: the seat ids to tick among the scenario's seats.
+    if (Array.isArray(value)) for (const v of value) await field.locator(`input[type="checkbox"][value="${v}"]`).check();
+    else if ((await field.evaluate((el) => el.tagName)) === "SELECT") await field.selectOption(value);
+    else await field.fill(value);
+  }
+}
+
 // Creates a game from a scenario file uploaded through the lobby; returns the
-// invites as the page lists them.
-export async function createUploadedGame(browser, base, file, title, problems) {
+// invites as the page lists them (the spectators' link as seat "spectator").
+// `settings` as createDemoGame's.
+export async function createUploadedGame(browser, base, file, title, problems, settings = {}) {
   const organiser = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   await loopbackOnly(organiser);
   const lobby = await organiser.newPage();
@@ -219,17 +226,28 @@ export async function createUploadedGame(browser, base, file, title, problems) {
   await lobby.locator('[data-testid="scenario-file"]').setInputFiles(file);
   await lobby.locator(".scenario-description", { hasText: path.basename(file) }).waitFor();
   await lobby.locator('[data-testid="title"]').fill(title);
+  await fillSettings(lobby, settings);
   await lobby.locator('[data-testid="create-game"]').click();
   const inviteItems = lobby.locator('[data-testid="invites"] li[data-seat]');
   await inviteItems.first().waitFor({ timeout: 15_000 });
   const invites = await inviteItems.evaluateAll((els) =>
     els.map((el) => ({ seat: el.getAttribute("data-seat"), url: el.getAttribute("data-invite-url") })),
   );
-  return { organiser, lobby, invites };
+  const gameId = await lobby.locator('[data-testid="invites"]').getAttribute("data-game-id");
+  return { organiser, lobby, invites, gameId };
 }
 
 // The test-only scenario with a battery in range and two brigades in contact.
 export const FIRE_AND_COMBAT = path.join(here, "scenarios/fire_and_combat.textproto");
+// The test-only scenario with two brigades that can side step onto each other.
+export const COLLISION = path.join(here, "scenarios/collision.textproto");
+
+// The path of every WebSocket a page opens, in order.
+export function socketPaths(page) {
+  const paths = [];
+  page.on("websocket", (ws) => paths.push(new URL(ws.url()).pathname));
+  return paths;
+}
 
 // Opens a seat's invite in its own browser context (or `context`) and waits
 // until the table shows the seat and what it owes.

@@ -275,7 +275,16 @@ const server = createServer(async (req, res) => {
     res.writeHead(404).end("not found\n");
   }
 });
-const wss = new WebSocketServer({ server, path: "/ws" });
+// /ws, and /ws/games/{id} for a connection of one game (as the server).
+const wss = new WebSocketServer({ noServer: true });
+server.on("upgrade", (req, socket, head) => {
+  const { pathname } = new URL(req.url, "http://x");
+  if (pathname !== "/ws" && !/^\/ws\/games\/[^/]+$/.test(pathname)) {
+    socket.end("HTTP/1.1 404 Not Found\r\n\r\n");
+    return;
+  }
+  wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+});
 wss.on("connection", (ws) => {
   ws.on("close", () => conns.delete(ws));
   ws.on("message", (data, isBinary) => {

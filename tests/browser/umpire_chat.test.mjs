@@ -98,7 +98,7 @@ test("umpire console, player limits, settings and chat", async () => {
   await red.page.locator('[data-testid="umpire-action"]').evaluate((sel) => sel.append(new Option("Force resolve", "forceResolve")));
   [state, text] = await umpireAct(red.page, { action: "forceResolve", reason: "I am bored" });
   assert.equal(state, "refused");
-  assert.match(text, /^PERMISSION_DENIED: only the umpire may force_resolve/, `the server's error as sent: ${text}`);
+  assert.match(text, /^PERMISSION_DENIED: only the umpire may force a step/, `the server's error as sent: ${text}`);
 
   // --- The umpire pauses: every player's page says so. ---
   [state, text] = await umpireAct(umpire.page, { action: "pause", reason: "tea break" });

@@ -420,6 +420,52 @@ describe("GalloperClient reconnect", () => {
     await expect(later).resolves.toBeDefined();
   });
 
+  it("over the server's connection cap: shows its reason, does not retry by itself, retries when asked", async () => {
+    const net = new FakeNetwork();
+    const client = makeClient(net);
+    const states: ConnectionState[] = [];
+    client.onState((s) => states.push(s));
+    const reconnected = vi.fn();
+    client.onReconnected(reconnected);
+    const reason = "too many connections from your address (at most 4); close some and retry";
+
+    // The handshake is accepted and the socket closed at once with 1013.
+    const first = client.connect();
+    const check = expect(first).rejects.toMatchObject({ code: ErrorCode.RATE_LIMITED, message: reason });
+    net.current.serverAccept();
+    expect(net.current.last().body.case).toBe("hello");
+    net.current.serverDrop(1013, reason);
+    await check;
+    expect(client.state).toBe("refused");
+    expect(client.refusal).toBe(reason);
+    expect(states).toEqual(["connecting", "refused"]);
+    // Requests fail at once with the reason instead of waiting.
+    await expect(client.listGames()).rejects.toMatchObject({ code: ErrorCode.RATE_LIMITED, message: reason });
+    // No retry loop.
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(net.sockets.length).toBe(1);
+
+    // Retry: a new connection; once it opens, pages join again.
+    const again = client.retry();
+    expect(net.sockets.length).toBe(2);
+    net.current.serverAccept();
+    net.current.welcome();
+    await again;
+    expect(client.state).toBe("open");
+    expect(client.refusal).toBe("");
+    expect(reconnected).toHaveBeenCalledTimes(1);
+
+    // A refusal after a drop (reconnecting) also stops the retries.
+    net.current.serverDrop(1006, "gone");
+    await vi.advanceTimersByTimeAsync(100);
+    expect(net.sockets.length).toBe(3);
+    net.current.serverAccept();
+    net.current.serverDrop(1013, reason);
+    expect(client.state).toBe("refused");
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(net.sockets.length).toBe(3);
+  });
+
   it("does not reconnect after close()", async () => {
     const net = new FakeNetwork();
     const client = makeClient(net);
@@ -440,15 +486,22 @@ describe("GalloperClient game requests", () => {
     await connected(net, client);
     const pushes: string[] = [];
     client.onPush((e) => pushes.push(e.body.case ?? ""));
-    const p = client.joinGame("g1", "resume-tok", 42n);
+    const p = client.joinGame("g1", "resume-tok", 42n, 7n);
     const req = net.current.last();
     expect(req.body.case).toBe("joinGame");
     if (req.body.case !== "joinGame") return;
-    expect(req.body.value).toMatchObject({ gameId: "g1", token: "resume-tok", lastSequence: 42n });
+    expect(req.body.value).toMatchObject({ gameId: "g1", token: "resume-tok", lastSequence: 42n, fullHistory: false, lastChatSequence: 7n });
     net.current.serverSend({ correlationId: req.correlationId, body: { case: "joined", value: { gameId: "g1", seat: "red/army", resumeToken: "next" } } });
-    net.current.serverSend({ correlationId: 0n, body: { case: "eventsSince", value: { gameId: "g1", events: [{ sequence: 43n }] } } });
+    // What the seat missed, in pages: `more` on all but the last.
+    net.current.serverSend({ correlationId: 0n, body: { case: "eventsSince", value: { gameId: "g1", events: [{ sequence: 43n }], chat: [{ sequence: 8n }], more: true } } });
+    net.current.serverSend({ correlationId: 0n, body: { case: "eventsSince", value: { gameId: "g1", events: [{ sequence: 44n }] } } });
     await expect(p).resolves.toMatchObject({ resumeToken: "next" });
-    expect(pushes).toEqual(["eventsSince"]);
+    expect(pushes).toEqual(["eventsSince", "eventsSince"]);
+
+    // A first join asks for the whole history and every chat message.
+    void client.joinGame("g1", "invite").catch(() => {});
+    const first = net.current.last();
+    expect(first.body.case === "joinGame" && first.body.value).toMatchObject({ lastSequence: 0n, fullHistory: true, lastChatSequence: 0n });
   });
 
   it("sends umpire actions with their reason, and shows the server's refusal as sent", async () => {
@@ -504,5 +557,8 @@ describe("helpers", () => {
   it("builds the socket URL next to the page", () => {
     expect(socketUrlFor({ protocol: "http:", host: "127.0.0.1:8080" })).toBe("ws://127.0.0.1:8080/ws");
     expect(socketUrlFor({ protocol: "https:", host: "galloper.example" })).toBe("wss://galloper.example/ws");
+    // A table connects for its game, so a proxy can route by the game id.
+    expect(socketUrlFor({ protocol: "http:", host: "127.0.0.1:8080" }, "g-42")).toBe("ws://127.0.0.1:8080/ws/games/g-42");
+    expect(socketUrlFor({ protocol: "https:", host: "galloper.example" }, "a b/c")).toBe("wss://galloper.example/ws/games/a%20b%2Fc");
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { create } from "@bufbuild/protobuf";
 import { EventSchema, GameViewSchema } from "@gen/galloper/v1/game_pb";
 import { ChatChannel, ChatMessageSchema, DecisionsOwedSchema, EventsSinceSchema, GameNoticeSchema, StepResolvedSchema } from "@gen/galloper/v1/protocol_pb";
-import { channelLabel, channelsFor, countdown, initialLife, lifeReducer, type LifeAction, type LifeState } from "../src/game/life";
+import { NOTICE_TITLE, channelLabel, channelsFor, countdown, initialLife, lifeReducer, type LifeAction, type LifeState } from "../src/game/life";
 import { initialPlayState, playReducer } from "../src/play/state";
 
 const G = "g1";
@@ -11,8 +11,8 @@ const view = (sequence: number, extra: Record<string, unknown> = {}) =>
 const ev = (sequence: number) => create(EventSchema, { sequence: BigInt(sequence), text: `e${sequence}`, step: 1n });
 const chat = (sequence: number, text = `m${sequence}`) =>
   create(ChatMessageSchema, { gameId: G, sequence: BigInt(sequence), fromSeat: "red/army", channel: ChatChannel.ALL, text });
-const since = (events: number[], chats: number[] = []) =>
-  create(EventsSinceSchema, { gameId: G, events: events.map(ev), chat: chats.map((c) => chat(c)) });
+const since = (events: number[], chats: number[] = [], more = false) =>
+  create(EventsSinceSchema, { gameId: G, events: events.map(ev), chat: chats.map((c) => chat(c)), more });
 const run = (actions: LifeAction[], from: LifeState = initialLife(G)) => actions.reduce(lifeReducer, from);
 
 describe("sequence bookkeeping for reconnects", () => {
@@ -29,12 +29,29 @@ describe("sequence bookkeeping for reconnects", () => {
       { type: "joining" },
       { type: "view", view: view(3) },
       { type: "eventsSince", since: since([]) },
-      { type: "events", events: [ev(4), ev(6)] },
+      { type: "events", events: [ev(4), ev(6), ev(5)] },
       { type: "view", view: view(6) },
     ]);
     expect(s.lastSequence).toBe(6n);
+    expect(s.behind).toBe(false);
     // A view never moves it back.
     expect(lifeReducer(s, { type: "view", view: view(2) }).lastSequence).toBe(6n);
+  });
+
+  it("is behind when the seat's own count skips: a gap in the events, or a view counting more", () => {
+    const joined = run([{ type: "joining" }, { type: "view", view: view(3) }, { type: "eventsSince", since: since([1, 2, 3]) }]);
+    // Events 4 and 5 never came: the count stays at 3 so a join asks for them.
+    const gap = lifeReducer(joined, { type: "events", events: [ev(6), ev(7)] });
+    expect(gap.lastSequence).toBe(3n);
+    expect(gap.behind).toBe(true);
+    // A view that counts events this page was never sent (the end of the
+    // game shown to a spectator watching late, with only the last step's).
+    const view9 = lifeReducer(joined, { type: "view", view: view(9) });
+    expect(view9.lastSequence).toBe(3n);
+    expect(view9.behind).toBe(true);
+    // Joining again clears it; the missed events come in its EventsSince.
+    const again = run([{ type: "joining" }, { type: "view", view: view(9) }, { type: "eventsSince", since: since([4, 5, 6, 7, 8, 9]) }], view9);
+    expect(again).toMatchObject({ lastSequence: 9n, behind: false, syncing: false });
   });
 
   it("a drop before EventsSince does not skip the missed events", () => {
@@ -56,6 +73,34 @@ describe("sequence bookkeeping for reconnects", () => {
     expect(p.events.map((e) => e.sequence)).toEqual([1n, 2n, 3n, 4n]);
     const same = playReducer(p, { type: "eventsSince", since: since([1, 4]) });
     expect(same).toBe(p);
+  });
+});
+
+describe("EventsSince in pages", () => {
+  it("keeps catching up until the last page, counting the view only then", () => {
+    let s = run([{ type: "joining" }, { type: "view", view: view(1000) }]);
+    s = lifeReducer(s, { type: "eventsSince", since: since([1, 2, 3], [1, 2], true) });
+    expect(s).toMatchObject({ syncing: true, lastSequence: 3n, lastChatSequence: 2n });
+    s = lifeReducer(s, { type: "eventsSince", since: since([4, 5], [3], true) });
+    expect(s).toMatchObject({ syncing: true, lastSequence: 5n, lastChatSequence: 3n });
+    // A drop here: the next join asks from 5 and from chat message 3.
+    s = lifeReducer(s, { type: "eventsSince", since: since([6], []) });
+    expect(s).toMatchObject({ syncing: false, lastSequence: 1000n, lastChatSequence: 3n });
+    expect(s.chat.map((m) => m.sequence)).toEqual([1n, 2n, 3n]);
+  });
+
+  it("counts the chat it has, pushed or caught up, for the next join", () => {
+    let s = run([{ type: "joining" }, { type: "view", view: view(0) }, { type: "eventsSince", since: since([], [1, 2]) }]);
+    expect(s.lastChatSequence).toBe(2n);
+    s = lifeReducer(s, { type: "chat", message: chat(3) });
+    expect(s.lastChatSequence).toBe(3n);
+    // A re-join keeps it (the server sends what comes after it) ...
+    s = lifeReducer(s, { type: "joining" });
+    expect(s.lastChatSequence).toBe(3n);
+    // ... and an older message sent again changes nothing.
+    s = lifeReducer(s, { type: "eventsSince", since: since([], [2, 4]) });
+    expect(s.chat.map((m) => m.sequence)).toEqual([1n, 2n, 3n, 4n]);
+    expect(s.lastChatSequence).toBe(4n);
   });
 });
 
@@ -116,6 +161,12 @@ describe("chat", () => {
 describe("notices", () => {
   const notice = (kind: string, extra: Record<string, unknown> = {}) =>
     ({ type: "notice", notice: create(GameNoticeSchema, { gameId: G, kind, text: `${kind}!`, ...extra }), at: 1 }) as LifeAction;
+
+  it("titles a reopened step", () => {
+    const s = run([notice("reopened", { step: 4n })]);
+    expect(s.notices.map((n) => [n.kind, n.text])).toEqual([["reopened", "reopened!"]]);
+    expect(NOTICE_TITLE["reopened"]).toBe("Step reopened");
+  });
 
   it("tracks the pause and the deadline the notices carry", () => {
     let s = run([notice("paused", { paused: true, deadlineUnix: 100n })]);

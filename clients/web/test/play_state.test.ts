@@ -173,12 +173,55 @@ describe("playReducer: locking", () => {
     expect(decisionNamedIn("nothing here", base.decisions)).toBeUndefined();
   });
 
-  it("reopens on a pushed error", () => {
-    let s = playReducer(base, { type: "answersLocked", step: 3n, defaulted: [] });
-    s = playReducer(s, { type: "errorPush", code: "ILLEGAL_ANSWER", message: "the answers conflict" });
+  it("takes the lock from each DecisionsOwed: a reopened step is open again, answers kept", () => {
+    let s = playReducer(base, { type: "locking" });
+    s = playReducer(s, { type: "answersLocked", step: 3n, defaulted: ["move/b1"], reopens: s.reopens });
+    expect(seatPhase(s)).toBe("locked");
+    // The answers collided when the step resolved: the notice, then what the
+    // seat owes, unlocked, with the answers the server kept.
+    const text = "step 3 reopened: orders collided when it resolved. Change your order(s): Order for b1.";
+    s = playReducer(s, { type: "reopened", step: 3n, text });
+    expect(s.notice).toBe(text);
+    s = playReducer(s, {
+      type: "decisions",
+      owed: owed(3n, [initiative, moveB1], {
+        locked: false,
+        answers: [create(AnswerSchema, { decisionId: "initiative", option: "first" }), create(AnswerSchema, { decisionId: "move/b1", option: "halt" })],
+      }),
+    });
     expect(s.locked).toBe(false);
-    expect(s.notice).toBe("ILLEGAL_ANSWER: the answers conflict");
+    expect(s.locking).toBe(false);
+    expect(seatPhase(s)).toBe("answering");
+    expect(s.notice).toBe(text);
     expect(s.answered["initiative"]!.option).toBe("first");
+    expect(s.answered["move/b1"]!.option).toBe("halt");
+    // Locking again clears the notice.
+    s = playReducer(s, { type: "locking" });
+    s = playReducer(s, { type: "answersLocked", step: 3n, defaulted: [], reopens: s.reopens });
+    expect(s.locked).toBe(true);
+    expect(s.notice).toBe("");
+  });
+
+  it("a lock reply that left the server before the step reopened does not lock the page again", () => {
+    let s = playReducer(base, { type: "locking" });
+    const sentAt = s.reopens;
+    s = playReducer(s, { type: "reopened", step: 3n, text: "reopened" });
+    s = playReducer(s, { type: "decisions", owed: owed(3n, [initiative, moveB1], { locked: false }) });
+    s = playReducer(s, { type: "answersLocked", step: 3n, defaulted: [], reopens: sentAt });
+    expect(s.locked).toBe(false);
+    expect(s.locking).toBe(false);
+    expect(seatPhase(s)).toBe("answering");
+  });
+
+  it("ignores another step's reopened notice", () => {
+    expect(playReducer(base, { type: "reopened", step: 2n, text: "old" })).toBe(base);
+  });
+
+  it("shows a pushed error without unlocking", () => {
+    let s = playReducer(base, { type: "answersLocked", step: 3n, defaulted: [] });
+    s = playReducer(s, { type: "errorPush", code: "STORAGE", message: "the game could not be saved" });
+    expect(s.locked).toBe(true);
+    expect(s.notice).toBe("STORAGE: the game could not be saved");
   });
 });
 

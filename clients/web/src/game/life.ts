@@ -25,14 +25,22 @@ export interface LifeState {
   commitmentChanged: string;
   notices: NoticeItem[]; // newest last, at most MAX_NOTICES
   chat: ChatMessage[]; // by sequence, no repeats
-  // The highest event sequence this page has accounted for: every event up
-  // to it that the seat may see has been received (JoinGame.last_sequence).
+  // The seat's own count of the events it was told (Event.sequence, no
+  // gaps): every event up to it has been received (JoinGame.last_sequence).
   lastSequence: bigint;
-  // Between a JoinGame and its EventsSince, a view's sequence is not yet
-  // accounted for (the events before it are still on their way): it is held
-  // here and counted once EventsSince arrives.
+  // The last chat message received, in the seat's own count of the chat it
+  // may read (JoinGame.last_chat_sequence).
+  lastChatSequence: bigint;
+  // Between a JoinGame and the last page of its EventsSince (`more` unset),
+  // a view's sequence is not yet accounted for (the events before it are
+  // still on their way): it is held here and counted once the last page
+  // has come.
   syncing: boolean;
   heldSequence: bigint;
+  // The server numbered something this page never received: an event after
+  // a gap, or a view counting more events than came. Joining again with
+  // lastSequence fetches them (the page does so once; the join clears it).
+  behind: boolean;
 }
 
 export const MAX_NOTICES = 30;
@@ -50,8 +58,10 @@ export function initialLife(gameId = ""): LifeState {
     notices: [],
     chat: [],
     lastSequence: 0n,
+    lastChatSequence: 0n,
     syncing: true,
     heldSequence: 0n,
+    behind: false,
   };
 }
 
@@ -85,7 +95,9 @@ export function lifeReducer(state: LifeState, action: LifeAction): LifeState {
         commitmentChanged: changed,
         ...(state.syncing
           ? { heldSequence: max(state.heldSequence, v.sequence) }
-          : { lastSequence: max(state.lastSequence, v.sequence) }),
+          : v.sequence > state.lastSequence
+            ? { behind: true }
+            : {}),
       };
     }
     case "notice": {
@@ -102,17 +114,32 @@ export function lifeReducer(state: LifeState, action: LifeAction): LifeState {
     }
     case "chat":
       if (other(state, action.message.gameId)) return state;
-      return { ...state, chat: mergeChat(state.chat, [action.message]) };
-    case "events":
-      return { ...state, lastSequence: maxEventSequence(state.lastSequence, action.events) };
+      return {
+        ...state,
+        chat: mergeChat(state.chat, [action.message]),
+        lastChatSequence: max(state.lastChatSequence, action.message.sequence),
+      };
+    case "events": {
+      const counted = countEvents(state.lastSequence, action.events);
+      return { ...state, lastSequence: counted.last, behind: state.behind || counted.gap };
+    }
     case "eventsSince": {
+      // One page of what the join missed; the last one (`more` unset) ends
+      // the catching up, and the joined view's count holds from then on.
       const s = action.since;
       if (other(state, s.gameId)) return state;
-      const last = maxEventSequence(max(state.lastSequence, state.heldSequence), s.events);
-      return { ...state, chat: mergeChat(state.chat, s.chat), lastSequence: last, syncing: false, heldSequence: 0n };
+      const counted = countEvents(state.lastSequence, s.events);
+      const next: LifeState = {
+        ...state,
+        chat: mergeChat(state.chat, s.chat),
+        lastChatSequence: s.chat.reduce((m, c) => max(m, c.sequence), state.lastChatSequence),
+        lastSequence: counted.last,
+      };
+      if (s.more) return next;
+      return { ...next, lastSequence: max(next.lastSequence, state.heldSequence), syncing: false, heldSequence: 0n };
     }
     case "joining":
-      return { ...state, syncing: true, heldSequence: 0n };
+      return { ...state, syncing: true, heldSequence: 0n, behind: false };
   }
 }
 
@@ -120,10 +147,18 @@ function max(a: bigint, b: bigint): bigint {
   return a > b ? a : b;
 }
 
-function maxEventSequence(start: bigint, events: readonly Event[]): bigint {
-  let m = start;
-  for (const e of events) if (e.sequence > m) m = e.sequence;
-  return m;
+// Events are numbered by the seat's own count, from 1 with no gaps: the
+// count moves on only over events that follow on; a later one means some
+// were never received (`gap`).
+function countEvents(start: bigint, events: readonly Event[]): { last: bigint; gap: boolean } {
+  let last = start;
+  let gap = false;
+  const sorted = [...events].sort((a, b) => (a.sequence < b.sequence ? -1 : a.sequence > b.sequence ? 1 : 0));
+  for (const e of sorted) {
+    if (e.sequence === last + 1n) last = e.sequence;
+    else if (e.sequence > last) gap = true;
+  }
+  return { last, gap };
 }
 
 // Chat accumulates; a message seen twice (pushed, then in EventsSince after a
@@ -209,4 +244,5 @@ export const NOTICE_TITLE: Record<string, string> = {
   forced: "Step forced",
   bot_seat: "Bot seat",
   edited: "State edited",
+  reopened: "Step reopened",
 };

@@ -45,7 +45,12 @@ export interface PlayState {
   bots: string[]; // seats the server's bot plays now (SeatStatus.bots)
   seatStatusStep: bigint | null;
   events: Event[]; // every event seen, in sequence order
-  notice: string; // a pushed error (the step was reopened)
+  // What the server said about the open step: a "reopened" notice's text
+  // (its answers collided when it resolved) or a pushed error.
+  notice: string;
+  // How often this step was reopened since the page joined: a lock reply
+  // that left the server before a reopen does not lock the page again.
+  reopens: number;
 }
 
 export function initialPlayState(gameId = ""): PlayState {
@@ -67,6 +72,7 @@ export function initialPlayState(gameId = ""): PlayState {
     seatStatusStep: null,
     events: [],
     notice: "",
+    reopens: 0,
   };
 }
 
@@ -77,12 +83,14 @@ export type PlayAction =
   | { type: "answerAccepted"; decisionId: string; answer: Answer }
   | { type: "answerRefused"; decisionId: string; reason: string }
   | { type: "locking" }
-  | { type: "answersLocked"; step: bigint; defaulted: string[] }
+  // `reopens`: the state's count when the lock was sent.
+  | { type: "answersLocked"; step: bigint; defaulted: string[]; reopens?: number }
   | { type: "lockRefused"; reason: string; decisionId?: string }
   | { type: "stepResolved"; resolved: StepResolved }
   | { type: "eventsSince"; since: EventsSince }
   | { type: "viewStep"; step: bigint }
   | { type: "rewound"; step: bigint }
+  | { type: "reopened"; step: bigint; text: string }
   | { type: "errorPush"; code: string; message: string }
   | { type: "editDraft"; decisionId: string; steps: DraftStep[] };
 
@@ -123,6 +131,9 @@ export function playReducer(state: PlayState, action: PlayAction): PlayState {
       return { ...state, locking: true, lockError: "" };
     case "answersLocked": {
       if (state.step !== null && action.step !== state.step) return { ...state, locking: false };
+      // The step reopened after this lock was taken: what the server holds
+      // now came with the reopen (DecisionsOwed, locked: false).
+      if (action.reopens !== undefined && action.reopens !== state.reopens) return { ...state, locking: false };
       const answered = { ...state.answered };
       for (const id of action.defaulted) {
         const d = state.decisions.find((x) => x.id === id);
@@ -157,14 +168,23 @@ export function playReducer(state: PlayState, action: PlayAction): PlayState {
       return {
         ...initialPlayState(state.gameId),
         events: state.events,
+        reopens: state.reopens,
       };
     case "rewound":
       // The umpire rewound to `step`: the events of that step and later ones
       // are undone (the server never sends them again).
       return { ...state, events: state.events.filter((e) => e.step < action.step) };
+    case "reopened":
+      // Answers collided when the step resolved: every seat answers and locks
+      // again. Whether this seat is locked comes with the DecisionsOwed that
+      // follows (locked: false, its answers kept); the text says which of its
+      // own orders were involved.
+      if (state.step !== null && action.step !== 0n && action.step !== state.step) return state;
+      return { ...state, notice: action.text, reopens: state.reopens + 1 };
     case "errorPush":
-      // The server reopened the step: every seat may revise and lock again.
-      return { ...state, locked: false, locking: false, notice: `${action.code}: ${action.message}` };
+      // An error nobody asked for (the game could not be saved): shown; the
+      // seat's answers and lock stand as the server last said.
+      return { ...state, notice: `${action.code}: ${action.message}` };
     case "editDraft":
       return { ...state, drafts: { ...state.drafts, [action.decisionId]: action.steps } };
   }

@@ -39,7 +39,14 @@ export type BodyOf<C extends BodyCase> = Extract<Body, { case: C }>["value"];
 // What a caller may put in a request: the oneof with a plain-object value.
 export type RequestBody = Exclude<MessageInitShape<typeof EnvelopeSchema>["body"], undefined | { case: undefined }>;
 
-export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed";
+// "refused": the server turned the connection away with a reason (close code
+// 1013, e.g. too many connections from one address). The client does not
+// retry by itself: the reason is shown (`refusal`) and retry() tries again.
+export type ConnectionState = "idle" | "connecting" | "open" | "reconnecting" | "closed" | "refused";
+
+// WebSocket close code "Try Again Later": the server accepted the handshake
+// only to say why it will not serve this connection now.
+export const CLOSE_TRY_AGAIN_LATER = 1013;
 
 export interface ClientOptions {
   url: string;
@@ -76,6 +83,10 @@ export class GalloperClient {
   private attempt = 0;
   private everOpened = false;
   private closedByUser = false;
+  private refusalReason = "";
+  // Refused since the last open connection: the next one that opens is
+  // announced as a reconnect (pages join again, or reload their lists).
+  private refusedSinceOpen = false;
   private reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   private openWaiters: { resolve: () => void; reject: (e: GalloperError) => void }[] = [];
 
@@ -104,6 +115,16 @@ export class GalloperClient {
     return this.stateValue;
   }
 
+  // The server's reason while the state is "refused" ("" otherwise).
+  get refusal(): string {
+    return this.stateValue === "refused" ? this.refusalReason : "";
+  }
+
+  // The URL this client connects to.
+  get endpoint(): string {
+    return this.url;
+  }
+
   // Resolves once the Hello/Welcome handshake has succeeded (retrying with
   // backoff while the server is unreachable); rejects if the server refuses
   // the handshake or close() is called first.
@@ -113,6 +134,15 @@ export class GalloperClient {
       this.openSocket();
     }
     return this.waitOpen().then(() => this.welcome as Welcome);
+  }
+
+  // After a refusal (or a close): try the server again now.
+  retry(): Promise<Welcome> {
+    if (this.stateValue === "refused" || this.stateValue === "closed") {
+      this.attempt = 0;
+      this.setState("idle");
+    }
+    return this.connect();
   }
 
   close(): void {
@@ -177,9 +207,15 @@ export class GalloperClient {
   // `lastSequence`: the last event this page accounted for (0 on a first
   // join); the server follows Joined with EventsSince, the events after it
   // (every event the seat may see on a first join: this page has none yet).
-  joinGame(gameId: string, token: string, lastSequence = 0n): Promise<Joined> {
+  // `lastChatSequence`: the last chat message this page has (0: none); the
+  // server sends every later one the seat may read, in the same EventsSince
+  // pages (`more` set on all but the last).
+  joinGame(gameId: string, token: string, lastSequence = 0n, lastChatSequence = 0n): Promise<Joined> {
     const fullHistory = lastSequence === 0n;
-    return this.request({ case: "joinGame", value: { gameId, token, lastSequence, fullHistory } }, "joined");
+    return this.request(
+      { case: "joinGame", value: { gameId, token, lastSequence, fullHistory, lastChatSequence } },
+      "joined",
+    );
   }
 
   // Every umpire action carries a reason (the audit trail); players may send
@@ -236,6 +272,7 @@ export class GalloperClient {
 
   private waitOpen(): Promise<void> {
     if (this.stateValue === "open") return Promise.resolve();
+    if (this.stateValue === "refused") return Promise.reject(refusedError(this.refusalReason));
     if (this.stateValue === "closed" || this.stateValue === "idle") {
       return Promise.reject(connectionLost("not connected"));
     }
@@ -290,6 +327,10 @@ export class GalloperClient {
       this.socket = undefined;
       this.heldView = undefined;  // the next connection is sent a whole view on joining
       detach(socket);
+      if (ev?.code === CLOSE_TRY_AGAIN_LATER && !this.closedByUser) {
+        this.onRefused(ev.reason || "the server cannot take this connection now; try again later");
+        return;
+      }
       this.onSocketClosed(ev?.reason || `code ${ev?.code ?? "?"}`);
     };
   }
@@ -306,8 +347,9 @@ export class GalloperClient {
       (welcome) => {
         if (this.socket !== socket) return;
         this.welcome = welcome;
-        const wasReconnect = this.everOpened;
+        const wasReconnect = this.everOpened || this.refusedSinceOpen;
         this.everOpened = true;
+        this.refusedSinceOpen = false;
         this.attempt = 0;
         this.setState("open");
         const waiters = this.openWaiters;
@@ -337,6 +379,24 @@ export class GalloperClient {
       return;
     }
     this.scheduleReconnect(reason);
+  }
+
+  // Retrying at once would be turned away again for the same reason, and
+  // retrying quietly would hide it: stop, and let the page show the reason.
+  private onRefused(reason: string): void {
+    if (this.reconnectTimer !== undefined) clearTimeout(this.reconnectTimer);
+    this.reconnectTimer = undefined;
+    this.refusalReason = reason;
+    this.refusedSinceOpen = true;
+    const err = refusedError(reason);
+    const pending = [...this.pending.entries()];
+    this.pending.clear();
+    for (const [id, p] of pending) {
+      clearTimeout(p.timer);
+      p.reject(refusedError(reason, id));
+    }
+    this.failOpenWaiters(err);
+    this.setState("refused");
   }
 
   private scheduleReconnect(_reason: string): void {
@@ -461,6 +521,10 @@ function detach(socket: SocketLike): void {
   socket.onmessage = null;
   socket.onerror = null;
   socket.onclose = null;
+}
+
+function refusedError(reason: string, correlationId = 0n): GalloperError {
+  return new GalloperError({ code: ErrorCode.RATE_LIMITED, message: reason, correlationId, local: true });
 }
 
 function timeoutError(what: string, correlationId: bigint): GalloperError {

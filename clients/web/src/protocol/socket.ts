@@ -15,8 +15,12 @@ export type SocketFactory = (url: string) => SocketLike;
 
 export const browserSocketFactory: SocketFactory = (url) => new WebSocket(url);
 
-// ws://host/ws next to the page, wss:// when the page came over https.
-export function socketUrlFor(location: { protocol: string; host: string }): string {
+// ws://host/ws next to the page, wss:// when the page came over https. With
+// a game id, /ws/games/{id}: a connection for that one game (lobby requests
+// still work on it), so a proxy in front of several servers can send every
+// connection of a game to the one that holds it.
+export function socketUrlFor(location: { protocol: string; host: string }, gameId?: string): string {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}/ws`;
+  const path = gameId ? `/ws/games/${encodeURIComponent(gameId)}` : "/ws";
+  return `${scheme}//${location.host}${path}`;
 }

@@ -17,7 +17,8 @@ import {
   type SettingsForm,
 } from "../game/settings";
 import { clear, h } from "./dom";
-import { inviteUrl, joinHash, parseRoute } from "./route";
+import { invitesOf, type InviteLink } from "../game/invites";
+import { joinHash, parseRoute } from "./route";
 import { describeError, errorBox, type Shell } from "./shell";
 
 export function mountLobby(shell: Shell, client: GalloperClient): () => void {
@@ -231,9 +232,15 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
 
   createButton.disabled = true;
   run(Promise.all([loadScenarios(), loadGames()]));
+  // After a dropped or refused connection comes back: the lists again.
+  const offReconnect = client.onReconnected(() => {
+    errors.clear();
+    run(Promise.all([loadScenarios(), loadGames()]));
+  });
 
   return () => {
     alive = false;
+    offReconnect();
   };
 }
 
@@ -338,26 +345,9 @@ function renderGames(body: HTMLTableSectionElement, games: GameSummary[]): void 
 function renderInvites(section: HTMLElement, created: GameCreated, title: string): void {
   clear(section);
   section.dataset.gameId = created.gameId;
+  const links = invitesOf(created, location);
   const list = h("ul", { class: "invite-list" });
-  for (const inv of created.invites) {
-    const url = inviteUrl(location, created.gameId, inv.token);
-    const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url", "aria-label": `Link for ${inv.seat}` });
-    const copy = h("button", { type: "button", class: "small copy" }, "Copy");
-    copy.addEventListener("click", () => {
-      void copyText(url, field).then((ok) => {
-        copy.textContent = ok ? "Copied" : "Select and copy";
-        setTimeout(() => (copy.textContent = "Copy"), 2000);
-      });
-    });
-    list.append(
-      h(
-        "li",
-        { class: "invite", "data-seat": inv.seat, "data-invite-url": url },
-        h("div", { class: "invite-seat" }, h("strong", {}, inv.seat), inv.description ? h("span", { class: "muted" }, ` — ${inv.description}`) : null),
-        h("div", { class: "invite-row" }, field, copy, h("a", { href: url, class: "invite-open", target: "_blank", rel: "noopener" }, "Open")),
-      ),
-    );
-  }
+  for (const inv of links.seats) list.append(inviteItem(inv));
   section.append(
     h("h2", {}, `Invitations: ${title}`),
     h(
@@ -369,11 +359,37 @@ function renderInvites(section: HTMLElement, created: GameCreated, title: string
     ),
     list,
   );
+  // The spectators' link is not a seat: one link for everyone who watches.
+  if (links.spectators) {
+    section.append(
+      h("h3", {}, "Spectators"),
+      h("p", { class: "muted" }, "One link for everyone who watches (the game's spectator delay applies); they cannot play or write in the chat."),
+      h("ul", { class: "invite-list spectator-invite", "data-testid": "spectator-invite" }, inviteItem(links.spectators)),
+    );
+  }
   if (created.seedCommitment) {
     section.append(
       h("p", { class: "muted small-print" }, "Dice seed commitment (SHA-256): ", h("code", {}, created.seedCommitment)),
     );
   }
+}
+
+function inviteItem(inv: InviteLink): HTMLElement {
+  const url = inv.url;
+  const field = h("input", { type: "text", readonly: true, value: url, class: "invite-url", "aria-label": `Link for ${inv.seat}` });
+  const copy = h("button", { type: "button", class: "small copy" }, "Copy");
+  copy.addEventListener("click", () => {
+    void copyText(url, field).then((ok) => {
+      copy.textContent = ok ? "Copied" : "Select and copy";
+      setTimeout(() => (copy.textContent = "Copy"), 2000);
+    });
+  });
+  return h(
+    "li",
+    { class: "invite", "data-seat": inv.seat, "data-invite-url": url },
+    h("div", { class: "invite-seat" }, h("strong", {}, inv.seat), inv.description ? h("span", { class: "muted" }, ` — ${inv.description}`) : null),
+    h("div", { class: "invite-row" }, field, copy, h("a", { href: url, class: "invite-open", target: "_blank", rel: "noopener" }, "Open")),
+  );
 }
 
 async function copyText(text: string, field: HTMLInputElement): Promise<boolean> {

@@ -137,8 +137,21 @@ export class OrdersPanel {
     });
   }
 
-  render(state: PlayState, view: GameView | null): void {
+  // `watching`: the page is a spectator's, which owes nothing and is sent no
+  // decisions (nor any step to wait for).
+  render(state: PlayState, view: GameView | null, watching = false): void {
     this.state = state;
+    if (watching) {
+      this.root.dataset.state = "watching";
+      this.root.dataset.step = "";
+      this.headline.textContent = "Spectators watch: there is nothing to answer.";
+      this.notice.hidden = true;
+      this.cardsKey = "";
+      this.cards.clear();
+      clear(this.list);
+      this.lockBar.hidden = true;
+      return;
+    }
     const phase = seatPhase(state);
     this.root.dataset.state = phase;
     this.root.dataset.step = state.step === null ? "" : String(state.step);
@@ -155,7 +168,8 @@ export class OrdersPanel {
             : `Step ${state.step}: ${n} decision${n === 1 ? "" : "s"}, ${left} not answered yet.`;
 
     this.notice.hidden = !state.notice;
-    this.notice.textContent = state.notice ? `The step was reopened: ${state.notice}. Revise if needed and lock again.` : "";
+    // The server's words: a reopened step says which of this seat's orders collided.
+    this.notice.textContent = state.notice;
 
     // New step or new decisions: new cards. Otherwise update them in place so
     // a half-typed order keeps its focus and text.

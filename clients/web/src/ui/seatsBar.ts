@@ -2,7 +2,9 @@
 // server's bot plays (SeatStatus). Never what anyone answered: the server
 // does not send that, and this bar has no place for it. Spectators are sent
 // no SeatStatus (they watch the game late, and who owes what now would tell
-// them what happens now; see SeatStatus in protocol.proto): their bar says so.
+// them what happens now; see SeatStatus in protocol.proto): their bar says so,
+// and what the table shows them.
+import type { GameView } from "@gen/galloper/v1/game_pb";
 import { clear, h } from "./dom";
 import { seatChips, type PlayState } from "../play/state";
 
@@ -22,13 +24,13 @@ export class SeatsBar {
     );
   }
 
-  render(state: PlayState, mySeat: string, delayedTurns = 0): void {
+  render(state: PlayState, mySeat: string, view: GameView | null = null): void {
     if (mySeat === "spectator") {
       this.root.dataset.step = "";
       this.label.textContent = "Watching";
       clear(this.list);
-      const late = delayedTurns > 0 ? `The table shows the game ${delayedTurns} turn${delayedTurns === 1 ? "" : "s"} late; ` : "";
-      this.list.append(h("li", { class: "seat-chip none", "data-testid": "spectator-note" }, `${late}spectators are not shown who is answering.`));
+      const note = spectatorNote(view, state.events.length > 0);
+      this.list.append(h("li", { class: "seat-chip none", "data-testid": "spectator-note", "data-shown": note.shown }, note.text));
       return;
     }
     const step = state.seatStatusStep ?? state.step;
@@ -60,4 +62,32 @@ export class SeatsBar {
       );
     }
   }
+}
+
+const turns = (n: number) => `${n} turn${n === 1 ? "" : "s"}`;
+
+// What a spectator's table shows, from its view alone. A spectator watching
+// N turns late (GameView.delayed_turns, the game's setting) is shown a turn
+// as it began, and told that turn's events once the players are N turns past
+// it: turn T comes when they reach turn T + N + 1 (the server's rule, see
+// GameSettings.spectator_delay_turns). `shown`: "live", "late", "waiting"
+// (nothing of the game can be shown yet) or "ended".
+export function spectatorNote(view: GameView | null, hasEvents: boolean): { shown: string; text: string } {
+  const unseen = "Spectators are not shown who is answering.";
+  if (!view) return { shown: "waiting", text: `Waiting for the table… ${unseen}` };
+  if (view.ended) return { shown: "ended", text: "The game has ended: the table shows its end, with everything revealed." };
+  const late = view.delayedTurns;
+  if (late === 0) return { shown: "live", text: `Watching live. ${unseen}` };
+  const t = view.turn;
+  const next = t + late + 1;
+  if (!hasEvents) {
+    return {
+      shown: "waiting",
+      text: `Spectators watch ${turns(late)} late: the table is shown as turn ${t} began, and nothing since can be shown yet. The game starts for spectators when the players reach turn ${next}. ${unseen}`,
+    };
+  }
+  return {
+    shown: "late",
+    text: `Spectators watch ${turns(late)} late: the table is shown as turn ${t} began; turn ${t}'s events come when the players reach turn ${next}. ${unseen}`,
+  };
 }

@@ -9,12 +9,17 @@ const STATE_LABEL: Record<ConnectionState, string> = {
   open: "Connected",
   reconnecting: "Reconnecting…",
   closed: "Disconnected",
+  refused: "Refused by the server",
 };
 
 export class Shell {
   readonly info: HTMLDivElement;
   readonly main: HTMLElement;
   private readonly conn: HTMLSpanElement;
+  private readonly refusal: HTMLElement;
+  private readonly refusalText: HTMLElement;
+  private readonly retryButton: HTMLButtonElement;
+  private onRetry: (() => void) | null = null;
 
   constructor(root: HTMLElement) {
     this.info = h("div", { class: "header-info", "data-testid": "header-info" });
@@ -27,13 +32,32 @@ export class Shell {
       this.conn,
     );
     this.main = h("main", { id: "main" });
+    // The server's reason for turning the connection away, above whatever
+    // page is shown: the client does not retry by itself after it.
+    this.refusalText = h("span", { "data-testid": "connection-refused-reason" });
+    this.retryButton = h("button", { type: "button", class: "small", "data-testid": "connection-retry" }, "Retry");
+    this.retryButton.addEventListener("click", () => this.onRetry?.());
+    this.refusal = h(
+      "div",
+      { class: "error-box connection-refused", role: "alert", hidden: true, "data-testid": "connection-refused" },
+      h("strong", {}, "The server refused the connection: "),
+      this.refusalText,
+      " ",
+      this.retryButton,
+    );
     clear(root);
-    root.append(header, this.main);
+    root.append(header, this.refusal, this.main);
   }
 
-  setConnection(state: ConnectionState): void {
+  // `refusal`: the server's reason when the state is "refused"; `retry`
+  // tries again (the button under the reason).
+  setConnection(state: ConnectionState, refusal = "", retry: (() => void) | null = null): void {
     this.conn.dataset.state = state;
     this.conn.textContent = STATE_LABEL[state];
+    this.conn.title = refusal;
+    this.refusal.hidden = state !== "refused";
+    this.refusalText.textContent = state === "refused" ? refusal : "";
+    this.onRetry = retry;
   }
 
   // Replaces the header's facts: [label, value, data-field] triples.

@@ -206,8 +206,8 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   }
 
   function renderPlay(): void {
-    orders.render(play, view);
-    seatsBar.render(play, seat, view?.delayedTurns ?? 0);
+    orders.render(play, view, seat === "spectator");
+    seatsBar.render(play, seat, view);
     eventLog.render(play.events, view);
     renderHeader();
     updateOverlay();
@@ -227,6 +227,19 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     const before = life;
     life = lifeReducer(life, action);
     if (life !== before) renderLife();
+    if (life.behind && !life.syncing) catchUp();
+  }
+
+  // The server numbered events this page never received (or ended the game
+  // without sending this page its last view): joining again with the last
+  // sequence the page has sends what it lacks, and the view whole.
+  let catchingUp = false;
+  function catchUp(): void {
+    if (catchingUp || !alive) return;
+    catchingUp = true;
+    rejoin()
+      .catch((e) => alive && errors.show(`Could not catch up: ${describeError(e)}`))
+      .finally(() => (catchingUp = false));
   }
 
   function renderLife(): void {
@@ -307,9 +320,10 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     const step = play.step;
     if (step === null) return;
     dispatch({ type: "locking" });
+    const reopens = play.reopens;
     try {
       const r = await client.lockAnswers(gameId, step);
-      if (alive) dispatch({ type: "answersLocked", step: r.step, defaulted: [...r.defaulted] });
+      if (alive) dispatch({ type: "answersLocked", step: r.step, defaulted: [...r.defaulted], reopens });
     } catch (e) {
       if (!alive) return;
       const reason = refusalText(e);
@@ -343,6 +357,11 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
         if (!b.value.gameId || b.value.gameId === gameId) {
           dispatchLife({ type: "notice", notice: b.value, at: Date.now() });
           if (b.value.kind === "rewound") dispatch({ type: "rewound", step: b.value.step });
+          if (b.value.kind === "reopened") dispatch({ type: "reopened", step: b.value.step, text: b.value.text });
+          // The end reveals the whole table: a page whose last view is not
+          // the end's (a spectator watching late, any page when the umpire
+          // ends the game) joins again for it and for what it was not told.
+          if (b.value.kind === "ended" && view && !view.ended) catchUp();
           umpire.refreshAudit();
         }
         break;
@@ -375,12 +394,12 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     }
   }
 
-  // Joins (or re-joins) the seat, asking for the events after the last one
-  // this page accounted for: the server answers Joined, then DecisionsOwed,
-  // SeatStatus and EventsSince (merged by sequence: nothing twice).
+  // Joins (or re-joins) the seat, asking for the events and chat after the
+  // last ones this page has: the server answers Joined, then DecisionsOwed,
+  // SeatStatus and EventsSince in pages (merged by sequence: nothing twice).
   async function join(token: string): Promise<void> {
     dispatchLife({ type: "joining" });
-    const joined = await client.joinGame(gameId, token, life.lastSequence);
+    const joined = await client.joinGame(gameId, token, life.lastSequence, life.lastChatSequence);
     if (!alive) return;
     seat = joined.seat;
     if (joined.resumeToken) sessionStorage.setItem(resumeKey(gameId), joined.resumeToken);
@@ -454,9 +473,12 @@ function toStep(d: DraftStep) {
   };
 }
 
-// The server's reason as a player reads it: an illegal answer's message on its
-// own; anything else with its code.
+// The server's reason as a player reads it: an illegal answer's message, or
+// a "try again later" (the game is paused), on its own; anything else with
+// its code.
 function refusalText(e: unknown): string {
-  if (e instanceof GalloperError) return e.code === ErrorCode.ILLEGAL_ANSWER ? e.message : e.describe();
+  if (e instanceof GalloperError) {
+    return e.code === ErrorCode.ILLEGAL_ANSWER || e.code === ErrorCode.UNAVAILABLE ? e.message : e.describe();
+  }
   return describeError(e);
 }
