@@ -80,6 +80,9 @@ struct Effects {
   bool seat_status = false;  // who owes and who has locked changed
   bool fresh_state = false;  // every seat's view and decisions are new (an edit, a rewind)
   bool ended = false;        // announce the end (the store marks it first; the seed goes out)
+  // The umpire ended the game: spectators are told at once what the delay
+  // held back, the events from this turn on.
+  std::optional<std::uint32_t> spectators_from_turn;
   std::optional<StepOut> step;
   std::optional<ReopenOut> reopen;
   std::vector<NoticeOut> notices;

@@ -52,11 +52,15 @@ void Fanout::add_told(std::size_t seat, std::size_t first, std::size_t end,
   }
 }
 
+std::size_t Fanout::first_of_turn(const StepStatus& now, std::uint32_t turn) const {
+  std::size_t i = 0;
+  while (i < now.history_size && state_.history[i].told.turn() < turn) ++i;
+  return i;
+}
+
 std::size_t Fanout::spectator_end(const StepStatus& now, std::uint32_t turn) const {
   if (now.ended || state_.settings.spectator_delay_turns() == 0) return now.history_size;
-  std::size_t end = 0;
-  while (end < now.history_size && state_.history[end].told.turn() < turn) ++end;
-  return end;
+  return first_of_turn(now, turn);
 }
 
 // ---- Views, decisions, settings. ----
@@ -266,10 +270,11 @@ void Fanout::step_to(std::size_t seat, const StepOut& step, const StepStatus& no
   sr->set_game_id(record_.id);
   sr->set_step(step.step);
   if (is_spectator(seat)) {
-    // Spectators are told a turn's events once the delay has passed them.
-    const bool live = now.ended || state_.settings.spectator_delay_turns() == 0;
-    add_told(seat, live ? step.first_event : spectator_end(now, step.spectator_turn_before),
-             live ? step.end_event : spectator_end(now, now.spectator_turn), sr->mutable_events());
+    // Spectators are told a turn's events once the delay has passed them;
+    // at the end, everything the delay still held back.
+    const bool delayed = state_.settings.spectator_delay_turns() > 0;
+    add_told(seat, delayed ? first_of_turn(now, step.spectator_turn_before) : step.first_event,
+             delayed && !now.ended ? spectator_end(now, now.spectator_turn) : step.end_event, sr->mutable_events());
     fill_view(seat, now, sr->mutable_view());
     return links_.send(seat, std::move(out));
   }
@@ -407,9 +412,20 @@ void Fanout::ended(const StepStatus& now) {
   for (std::size_t s = 0; s < links_.size(); ++s) links_.send(s, out);
 }
 
+void Fanout::spectators_catch_up(const StepStatus& now, std::uint32_t from_turn) {
+  for (std::size_t s = 0; s < links_.size(); ++s) {
+    if (!is_spectator(s) || !links_.connected(s)) continue;
+    v1::Envelope env;
+    env.mutable_events_since()->set_game_id(record_.id);
+    add_told(s, first_of_turn(now, from_turn), now.history_size, env.mutable_events_since()->mutable_events());
+    links_.send(s, make_outgoing(std::move(env)));
+  }
+}
+
 void Fanout::perform(const Effects& effects) {
   if (!effects.status) return;  // an entry before a snapshot: nothing to tell
   const auto& now = *effects.status;
+  if (effects.spectators_from_turn) spectators_catch_up(now, *effects.spectators_from_turn);
   if (effects.step) {
     for (std::size_t s = 0; s < links_.size(); ++s) {
       if (!links_.connected(s)) {

@@ -52,6 +52,10 @@ class Fanout {
   // The end of what a spectator shown the start of `turn` may be told: the
   // events of the turns before it.
   std::size_t spectator_end(const StepStatus& now, std::uint32_t turn) const;
+  // The first history event of `turn` or later.
+  std::size_t first_of_turn(const StepStatus& now, std::uint32_t turn) const;
+  // Spectators told, at once, the events of turns from `from_turn` on.
+  void spectators_catch_up(const StepStatus& now, std::uint32_t from_turn);
 
   void decisions_of(std::size_t seat, const StepStatus& now, v1::DecisionsOwed* out) const;
   v1::SeatStatus seat_status_of(const StepStatus& now) const;

@@ -252,6 +252,9 @@ Outcome on_umpire(RoomState& state, const v1::StoredUmpire& u, const EntryMeta& 
       out.notices.push_back(NoticeOut{"broadcast", action.broadcast().text(), "", 0, Audience::kEveryone});
       break;
     case v1::UmpireAction::kEndGame:
+      // Every seat is shown the whole table, spectators what they had not been told yet.
+      out.spectators_from_turn = state.spectator_turn();
+      out.fresh_state = true;
       state.ended_by_umpire = true;
       state.umpire_result = action.end_game().result();
       state.open_step();
