@@ -62,10 +62,11 @@ void to_proto(const rules::Event& e, galloper::v1::Event* out) {
   out->set_kind(e.kind);
   out->set_text(e.text);
   for (const auto& s : e.subjects) out->add_subjects(s);
+  // Only the points: whose they are is for telling (rules/core/tell.hpp), done before encoding.
   for (const auto& w : e.where) {
     auto* p = out->add_where();
-    p->set_x(w.x);
-    p->set_y(w.y);
+    p->set_x(w.point.x);
+    p->set_y(w.point.y);
   }
   for (const auto& r : e.dice) {
     auto* p = out->add_dice();

@@ -23,8 +23,9 @@ class Game;
 
 // One legal choice of an enumerable decision.
 struct Option {
-  std::string id;     // what the answer sends back: "first", "halt", "2"
-  std::string label;  // for people
+  std::string id;     // what the answer sends back: "first", "halt", "2"; plain, never marked up
+  std::string label;  // for people: a template (rules/core/tell.hpp), told to the seat by tell_decision
+  std::string piece = {};  // the piece the option names (a charge's or a shot's target), if it names one
 
   friend bool operator==(const Option&, const Option&) = default;
 };
@@ -35,7 +36,7 @@ struct Decision {
   std::string seat;                   // the seat that owes the answer
   std::string kind;                   // the ruleset's name for the question: "move_dice", "move", ...
   std::vector<std::string> subjects;  // the units and leaders it concerns
-  std::string prompt;                 // for people
+  std::string prompt;                 // for people: a template (rules/core/tell.hpp)
   std::vector<Option> options;        // the legal choices, where they can be listed
   std::string default_option;         // what a missed deadline gives (hold/halt/stand); "" = none
   // Numbers the client needs to offer a legal order (e.g. "max_distance": 3.5,
@@ -77,14 +78,25 @@ struct Answer {
   friend bool operator==(const Answer&, const Answer&) = default;
 };
 
-// Something that happened, for the log and for players. Events are filtered
-// per seat by the same visibility as views: `subjects` and `where` say what a
-// seat must be able to see to learn of it; public events reach everyone.
+// A point an event concerns, and whose position it is: a seat is told the
+// point only when it sees that piece (tell_event).
+struct Place {
+  Vec2 point;
+  std::string of = {};  // the piece whose position `point` is; empty for a point of the event itself (an aim point)
+
+  friend bool operator==(const Place&, const Place&) = default;
+};
+
+// Something that happened, for the log and for players. Never sent as it is:
+// each seat is told its own copy (rules/core/tell.hpp, tell_event), built from
+// what that seat sees: `subjects` say who must be seen for a seat to learn of
+// it, `text` is a template naming pieces by reference; public events reach
+// everyone.
 struct Event {
   std::string kind;                   // "initiative", "control_test", "moved", "dp", ...
-  std::string text;                   // for people
+  std::string text;                   // for people: a template (rules/core/tell.hpp)
   std::vector<std::string> subjects;  // units and leaders concerned
-  std::vector<Vec2> where;            // where it happened
+  std::vector<Place> where;           // where it happened
   std::vector<DieRoll> dice;          // every die rolled for it, in order
   bool is_public = false;             // turn and phase changes, initiative
 };

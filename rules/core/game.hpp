@@ -233,16 +233,19 @@ class Game {
   virtual bool finished() const;
   // The decisions owed at this step, by every seat that owes one.
   virtual std::vector<Decision> pending() const;
-  // Whether an answer is legal now; a reason a player can act on when not.
-  // Never changes the game.
+  // Whether an answer is legal now; a reason a player can act on when not
+  // (a template: tell_text, rules/core/tell.hpp). Never changes the game.
   virtual Verdict check(const Answer& answer) const;
   // Given an answer to every pending decision (defaults already applied by the
   // caller for missed deadlines) and the step's dice, the next state and the
-  // events that happened. Rejects the whole step if any answer is illegal.
+  // events that happened (each seat is told its own copy: tell_event).
+  // Rejects the whole step if any answer is illegal.
   virtual Result<Resolution> resolve(const std::vector<Answer>& answers, Dice& dice) const;
   // Which of a step's events a seat may learn of (indices into `events`, in
   // order): the same visibility as view_for, judged on this, the resolved,
-  // state. Public events reach everyone; the umpire learns of all.
+  // state. Public events reach everyone; the umpire learns of all. What a
+  // seat is told of them is tell_event's (rules/core/tell.hpp), which also
+  // leaves out an event of which the seat may read nothing.
   virtual std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                                   const ViewSettings& settings) const;
 

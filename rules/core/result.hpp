@@ -11,10 +11,13 @@ namespace galloper::rules {
 // Why an answer, a scenario or a request was refused, in words a player can act on.
 struct Rejection {
   std::string code;    // stable, machine-readable: "wrong_seat", "too_far", ...
-  std::string reason;  // for people: "Brigade b3 rolled 4\" and cannot move 5\"."
-  // A resolution refused because answers collide: the decisions whose
-  // answers are involved, so each seat is told only of its own.
-  std::vector<std::string> decisions;
+  // For people: "b3 rolled 4\" and cannot move 5\"." A template naming pieces
+  // by reference (rules/core/tell.hpp): told to a seat with tell_text.
+  std::string reason;
+  // A step refused because answers collide (two moves ending on top of each
+  // other): the decisions whose answers are involved, so that each seat is
+  // told only that its own order must change.
+  std::vector<std::string> decisions = {};
 };
 
 // A minimal expected<T, Rejection> (std::expected is C++23).

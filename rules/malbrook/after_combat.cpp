@@ -8,6 +8,7 @@
 #include <string>
 
 #include "rules/core/geometry.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/combat.hpp"
 #include "rules/malbrook/damage.hpp"
@@ -57,7 +58,7 @@ Event event(std::string kind, std::string text, const Brigade& b) {
   e.kind = std::move(kind);
   e.text = std::move(text);
   e.subjects = {b.id};
-  e.where = {b.position};
+  e.where = {{b.position, b.id}};
   return e;
 }
 
@@ -152,7 +153,7 @@ Stop first_stop(const GameState& s, const Brigade& b, Vec2 dir, double distance,
 std::string describe_stop(const GameState& s, const std::string& by) {
   if (by == "edge") return "the table edge";
   if (by == "terrain") return "impassable terrain";
-  if (s.find_brigade(by) != nullptr || s.find_gun(by) != nullptr) return by;
+  if (s.find_brigade(by) != nullptr || s.find_gun(by) != nullptr) return ref(by);
   return "nothing";
 }
 
@@ -244,8 +245,8 @@ void split_unbound(GameState& s, const AfterCombatEntry& e, std::vector<Event>& 
     const Brigade* part = s.find_brigade(nid);
     if (part == nullptr) continue;
     events.push_back(event("after_combat",
-                           nid + " (" + std::to_string(part->bases) + " of " + e.brigade +
-                               "'s bases, not in combat) is not bound by the result and remains in place.",
+                           ref(nid) + " (" + std::to_string(part->bases) + " bases of " + ref(e.brigade) +
+                               ", not in combat) is not bound by the result and remains in place.",
                            *part));
   }
 }
@@ -375,7 +376,7 @@ void do_ride_through(GameState& s, Brigade& b, const AfterCombatEntry& e, bool t
   Event ev = event("ride_through", "", b);
   ev.dice = dice.drain();
   if (!clear || d <= kEps) {
-    ev.text = b.id + " cannot ride through (" + in(inches) + " rolled, stopped by " + describe_stop(s, st.by) +
+    ev.text = ref(b.id) + " cannot ride through (" + in(inches) + " rolled, stopped by " + describe_stop(s, st.by) +
               "): it remains in place.";
     events.push_back(std::move(ev));
     return;
@@ -408,8 +409,8 @@ void do_ride_through(GameState& s, Brigade& b, const AfterCombatEntry& e, bool t
   b.status |= bit(Status::kMoved);
   leave_combat(b);
   if (b.dps > 0) --b.dps;  // "remove 1 DP"
-  ev.where.push_back(b.position);
-  ev.text = b.id + " rides through " + in(d) + " and turns to face the nearest enemy; -1 DP.";
+  ev.where.push_back({b.position, b.id});
+  ev.text = ref(b.id) + " rides through " + in(d) + " and turns to face the nearest enemy; -1 DP.";
   events.push_back(std::move(ev));
   place_leaders(s, b);
 }
@@ -422,7 +423,7 @@ void do_take_position(GameState& s, Brigade& b, const AfterCombatEntry& e, std::
   b.status |= bit(Status::kMoved);
   leave_combat(b);
   if (b.dps > 0) --b.dps;  // "remove 1 DP"
-  events.push_back(event("take_position", b.id + " advances " + in(d) + " to take the position; -1 DP.", b));
+  events.push_back(event("take_position", ref(b.id) + " advances " + in(d) + " to take the position; -1 DP.", b));
   place_leaders(s, b);
 }
 
@@ -452,10 +453,10 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
   }
   switch (e.chosen) {
     case AfterAction::kRemain:
-      events.push_back(event("after_combat", b->id + " remains in place.", *b));
+      events.push_back(event("after_combat", ref(b->id) + " remains in place.", *b));
       return;
     case AfterAction::kRemainWithDp:
-      events.push_back(event("after_combat", b->id + " does not pursue and remains in place: 1 DP.", *b));
+      events.push_back(event("after_combat", ref(b->id) + " does not pursue and remains in place: 1 DP.", *b));
       add_dps(s, *b, 1, DpCause::kCombat, events);
       return;
     case AfterAction::kRetire:
@@ -464,7 +465,7 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
       // "+7 Breakthrough ... Cavalry who elect not to pursue take 1 DP":
       // retiring is not pursuing either (RULINGS C21).
       if (e.chosen != AfterAction::kRout && e.result >= 7 && is_cavalry(b->type)) {
-        events.push_back(event("after_combat", b->id + " does not pursue the broken enemy: 1 DP.", *b));
+        events.push_back(event("after_combat", ref(b->id) + " does not pursue the broken enemy: 1 DP.", *b));
         add_dps(s, *b, 1, DpCause::kCombat, events);
         b = find_mut(s, e.brigade);
         if (b == nullptr || !brigade_on_table(*b)) return;
@@ -475,7 +476,7 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
     case AfterAction::kPursue: {
       const std::string target = pursuit_target(s, *b, e.enemies);
       if (target.empty()) {
-        events.push_back(event("after_combat", b->id + " has nobody to pursue and remains in place.", *b));
+        events.push_back(event("after_combat", ref(b->id) + " has nobody to pursue and remains in place.", *b));
         return;
       }
       pursue(s, *b, target, true, dice, events);
@@ -637,7 +638,7 @@ std::vector<Decision> after_combat_pending(const GameState& s) {
     d.subjects = {e.brigade};
     for (const auto& x : e.enemies) d.subjects.push_back(x);
     d.prompt = "Combat " + e.combat + " (result " + (e.result > 0 ? "+" : "") + std::to_string(e.result) + "): what does " +
-               e.brigade + " do now?";
+               ref(e.brigade) + " do now?";
     for (auto a : avail) d.options.push_back({std::string(option_id(a)), std::string(option_id(a))});
     d.default_option = std::string(option_id(default_action(avail)));
     out.push_back(std::move(d));
@@ -772,7 +773,7 @@ void unable_to_move(GameState& s, Brigade& b, bool rout, const std::string& by, 
                     Dice& dice, std::vector<Event>& events) {
   const char* verb = rout ? "rout" : "retire";
   Event e = event(rout ? "rout_blocked" : "retire_blocked",
-                  b.id + " cannot " + verb + " (" + describe_stop(s, by) + "): it stays and loses a base.", b);
+                  ref(b.id) + " cannot " + verb + " (" + describe_stop(s, by) + "): it stays and loses a base.", b);
   e.dice = std::move(rolled);
   events.push_back(std::move(e));
   inflict_damage(s, b, 0, 1, DpCause::kCombat, dice, events);
@@ -786,7 +787,7 @@ void unable_to_move(GameState& s, Brigade& b, bool rout, const std::string& by, 
         l.attached_to.clear();
       }
     }
-    events.push_back(event("surrendered", b.id + " surrenders to the enemy within 2\".", b));
+    events.push_back(event("surrendered", ref(b.id) + " surrenders to the enemy within 2\".", b));
   }
 }
 
@@ -871,9 +872,9 @@ bool retire_or_rout(GameState& s, Brigade& mover, const std::vector<std::string>
   leave_combat(b);
   record_cause(s, rout ? MoraleCauseKind::kRouted : MoraleCauseKind::kRetired, b);
   place_leaders(s, b);
-  Event e = event(rout ? "rout" : "retire", b.id + " " + verb + "s " + in(d) + " of " + in(fm.inches) + why + ".", b);
+  Event e = event(rout ? "rout" : "retire", ref(b.id) + " " + verb + "s " + in(d) + " of " + in(fm.inches) + why + ".", b);
   e.dice = std::move(rolled);
-  e.where.push_back(b.position);
+  e.where.push_back({b.position, b.id});
   events.push_back(std::move(e));
   return true;
 }
@@ -889,7 +890,7 @@ int free_hack(GameState& s, const Brigade& pursuer, Brigade& target, Dice& dice,
   int hits = 0;
   for (int f : faces) hits += f >= kFreeHackHit ? 1 : 0;
   Event e = event("free_hack",
-                  pursuer.id + " catches " + target.id + ": free hack, " + std::to_string(bases) + " D6, " +
+                  ref(pursuer.id) + " catches " + ref(target.id) + ": free hack, " + std::to_string(bases) + " D6, " +
                       std::to_string(hits) + " casualt" + (hits == 1 ? "y" : "ies") + ".",
                   target);
   e.subjects.push_back(pursuer.id);
@@ -922,8 +923,8 @@ void pursue(GameState& s, Brigade& pursuer, const std::string& target, bool init
       part->status &= ~bit(Status::kPursuing);
       part->pursuing.clear();
       events.push_back(event("pursuit_blocked",
-                             nid + " (" + std::to_string(part->bases) + " of " + pid + "'s bases) is blocked by " +
-                                 by + " and halts; the rest pursue.",
+                             ref(nid) + " (" + std::to_string(part->bases) + " bases of " + ref(pid) +
+                                 ") is blocked by " + by + " and halts; the rest pursue.",
                              *part));
     }
     t = find_mut(s, target_id);
@@ -940,7 +941,8 @@ void pursue(GameState& s, Brigade& pursuer, const std::string& target, bool init
   p.pursuing = target_id;
   leave_combat(p);
   place_leaders(s, p);
-  Event e = event("pursue", p.id + " pursues " + target_id + " " + in(d) + " of " + in(fm.inches) + ".", p);
+  // How far it rode tells where it stands: said only to seats that see it.
+  Event e = event("pursue", ref(p.id) + " pursues " + ref(target_id) + about(p.id, " " + in(d) + " of " + in(fm.inches)) + ".", p);
   e.dice = std::move(rolled);
   e.subjects.push_back(target_id);
   events.push_back(std::move(e));
@@ -951,7 +953,7 @@ void pursue(GameState& s, Brigade& pursuer, const std::string& target, bool init
     // the pursuers get their free hack" -- and rout away at once (RULINGS AC7).
     if (was_retiring && brigade_on_table(*t)) {
       t->status = (t->status & ~bit(Status::kRetiring)) | bit(Status::kRouting);
-      events.push_back(event("routed", target_id + " is caught retiring and routs.", *t));
+      events.push_back(event("routed", ref(target_id) + " is caught retiring and routs.", *t));
       retire_or_rout(s, *t, {pid}, true, true, dice, events);
     }
   } else if (!st.by.empty() && enemy_of(s, p.army, st.by) && s.find_brigade(st.by) != nullptr) {
@@ -978,14 +980,14 @@ void begin_movement_half(GameState& s, Dice& dice, std::vector<Event>& events) {
         // Passed the test to cease pursuit: acts as its player wishes.
         p.status &= ~bit(Status::kPursuing);
         p.pursuing.clear();
-        events.push_back(event("pursuit_ends", p.id + " ceases its pursuit.", p));
+        events.push_back(event("pursuit_ends", ref(p.id) + " ceases its pursuit.", p));
         continue;
       }
       Brigade* t = find_mut(s, p.pursuing);
       if (t == nullptr || !brigade_on_table(*t) || !retreating(*t)) {
         p.status &= ~bit(Status::kPursuing);
         p.pursuing.clear();
-        events.push_back(event("pursuit_ends", p.id + " has nobody left to pursue.", p));
+        events.push_back(event("pursuit_ends", ref(p.id) + " has nobody left to pursue.", p));
         continue;
       }
       if (t->has(Status::kRouting)) {
@@ -994,7 +996,7 @@ void begin_movement_half(GameState& s, Dice& dice, std::vector<Event>& events) {
         const std::string tid = t->id;
         if (retire_or_rout(s, *t, {p.id}, true, false, dice, events)) {
           Brigade* tt = find_mut(s, tid);
-          events.push_back(event("rout_casualty", tid + " loses a base routing.", *tt));
+          events.push_back(event("rout_casualty", ref(tid) + " loses a base routing.", *tt));
           inflict_damage(s, *tt, 0, 1, DpCause::kCombat, dice, events);
         }
       }
@@ -1023,7 +1025,7 @@ std::vector<Decision> retire_pending(const GameState& s) {
     d.seat = seat_of(*b);
     d.kind = "continue_retire";
     d.subjects = {id};
-    d.prompt = id + " is retiring: continue to retire (a fast move, unformed), or remain in place to re-form.";
+    d.prompt = ref(id) + " is retiring: continue to retire (a fast move, unformed), or remain in place to re-form.";
     d.options = {{"continue", "Continue to retire"}};
     if (const auto h = halt_behind(s, *b, away_from(s, *b, {}), false)) {
       d.options.push_back({"continue_halt", "Continue to retire, halting once behind " + h->behind});

@@ -10,6 +10,7 @@
 #include <span>
 
 #include "rules/core/geometry.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/core/visibility.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/control.hpp"
@@ -29,10 +30,6 @@ constexpr std::string_view kAimPrefix = "aim/";
 constexpr std::string_view kRecrewPrefix = "recrew/";
 constexpr std::string_view kTakeOverPrefix = "take_over/";
 constexpr std::string_view kMusketPrefix = "musket/";
-
-std::string name_of(const Brigade& b) { return b.name.empty() ? b.id : b.name; }
-std::string name_of(const Gun& g) { return g.name.empty() ? g.id : g.name; }
-std::string name_of(const Leader& l) { return l.name.empty() ? l.id : l.name; }
 
 std::string inches(double d) {
   const double r = std::round(d * 10.0) / 10.0;
@@ -310,7 +307,7 @@ std::optional<std::string> aim_problem(const GameState& s, FireContext& ctx, con
     }
   }
   return "a gun not under control must aim at the nearest enemy (" +
-         (near.empty() ? std::string("none in range") : near.front().id) + ")";
+         (near.empty() ? std::string("none in range") : ref(near.front().id)) + ")";
 }
 
 struct LoneTarget {
@@ -390,9 +387,9 @@ void hit(GameState& s, const FireTarget& t, int dps, int casualties, Dice& dice,
     g.crew_with.clear();
     Event e;
     e.kind = "crew_eliminated";
-    e.text = "The crew of " + name_of(g) + " is shot down: the gun is abandoned.";
+    e.text = "The crew of " + ref(g.id) + " is shot down: the gun is abandoned.";
     e.subjects = {g.id};
-    e.where = {g.position};
+    e.where = {{g.position, g.id}};
     events.push_back(std::move(e));
   }
 }
@@ -404,11 +401,15 @@ void fire_direct(GameState& s, const Shot& shot, Dice& dice, std::vector<Event>&
   const ShotResult r = direct_fire_result(total, shot.target.band);
   Event e;
   e.kind = "artillery_fire";
-  e.text = name_of(g) + " fires at " + shot.target.id + " (" + std::string(to_string(shot.target.band)) + " range, " +
-           inches(shot.target.distance) + "): rolled " + std::to_string(face) + shot.mods.describe() + " = " +
-           std::to_string(total) + ": " + std::string(to_string(r)) + ".";
+  // How far it fired tells where the gun stands: said to seats that see the
+  // gun, the distance only to those that see both ends.
+  e.text = ref(g.id) + " fires at " + ref(shot.target.id) +
+           about(g.id, " (" + std::string(to_string(shot.target.band)) + " range" +
+                           about(shot.target.id, ", " + inches(shot.target.distance)) + ")") +
+           ": rolled " + std::to_string(face) + shot.mods.describe() + " = " + std::to_string(total) + ": " +
+           std::string(to_string(r)) + ".";
   e.subjects = {g.id, shot.target.id};
-  e.where = {g.position, target_position(s, shot.target)};
+  e.where = {{g.position, g.id}, {target_position(s, shot.target), shot.target.id}};
   e.dice = dice.drain();
   events.push_back(std::move(e));
   record_shot(s, g, shot);
@@ -429,14 +430,15 @@ void fire_indirect(GameState& s, const Shot& shot, Dice& dice, std::vector<Event
   const auto at = unit_at(s, roll.lands);
   Event e;
   e.kind = "artillery_fire";
-  e.text = name_of(g) + " fires indirectly: " +
+  e.text = ref(g.id) + " fires indirectly: " +
            (roll.scatter.on_target ? std::string("on target")
                                    : "off target, " + inches(roll.distance_die * kScatterPerPip) + " towards " +
                                          std::to_string(roll.scatter.bearing_deg) + " degrees") +
-           (at ? ": the shot lands on " + at->id + ", 1 DP." : ": the shot lands on empty ground.");
+           (at ? ": the shot lands on " + ref(at->id) + ", 1 DP." : ": the shot lands on empty ground.");
   e.subjects = {g.id};
   if (at) e.subjects.push_back(at->id);
-  e.where = {g.position, shot.aim, roll.lands};
+  // Where it was aimed and where it fell are the gun's: told with it.
+  e.where = {{g.position, g.id}, {shot.aim, g.id}, {roll.lands, at ? at->id : g.id}};
   e.dice = dice.drain();
   events.push_back(std::move(e));
   record_shot(s, g, shot);
@@ -739,18 +741,18 @@ void abandon_gun(GameState& s, Gun& g, bool crew_killed, std::vector<Event>& eve
   g.status |= static_cast<std::uint32_t>(Status::kAbandoned);
   Event e;
   e.subjects = {g.id};
-  e.where = {g.position};
+  e.where = {{g.position, g.id}};
   if (refuge != nullptr) {
     g.crew_with = refuge->id;
     e.kind = "gun_abandoned";
-    e.text = "The crew of " + name_of(g) + " abandon their gun and seek refuge with " + name_of(*refuge) + ".";
+    e.text = "The crew of " + ref(g.id) + " abandon their gun and seek refuge with " + ref(refuge->id) + ".";
     e.subjects.push_back(refuge->id);
   } else {
     g.crew_with.clear();
     g.status |= static_cast<std::uint32_t>(Status::kCrewEliminated);
     e.kind = "gun_captured";
-    e.text = crew_killed ? name_of(g) + " is abandoned and its crew eliminated."
-                         : name_of(g) + " is captured: no friends within 2\", its crew is eliminated.";
+    e.text = crew_killed ? ref(g.id) + " is abandoned and its crew eliminated."
+                         : ref(g.id) + " is captured: no friends within 2\", its crew is eliminated.";
   }
   events.push_back(std::move(e));
 }
@@ -785,9 +787,9 @@ void recrew_gun(GameState& s, Gun& g, std::vector<Event>& events) {
   g.crew_with.clear();
   Event e;
   e.kind = "gun_recrewed";
-  e.text = "The crew of " + name_of(g) + " return from " + from + " and bring the gun back into action.";
+  e.text = "The crew of " + ref(g.id) + " return from " + ref(from) + " and bring the gun back into action.";
   e.subjects = {g.id};
-  e.where = {g.position};
+  e.where = {{g.position, g.id}};
   events.push_back(std::move(e));
 }
 
@@ -817,9 +819,9 @@ void take_over_gun(GameState& s, Gun& g, Brigade& by, std::vector<Event>& events
   g.controlled_by.clear();
   Event e;
   e.kind = "gun_taken_over";
-  e.text = name_of(by) + " detaches a base to take over the abandoned " + name_of(g) + " of " + was + ".";
+  e.text = ref(by.id) + " detaches a base to take over the abandoned " + ref(g.id) + " of " + was + ".";
   e.subjects = {g.id, by.id};
-  e.where = {g.position, by.position};
+  e.where = {{g.position, g.id}, {by.position, by.id}};
   events.push_back(std::move(e));
 }
 
@@ -849,9 +851,9 @@ void capture_lone_leaders(GameState& s, const Brigade& cavalry, std::vector<Even
     s.fallen_leaders.push_back({l.id, l.army, l.rank, l.position, s.turn, s.phase, true});
     Event e;
     e.kind = "leader_captured";
-    e.text = name_of(l) + ", alone and more than 4\" from any friend, is captured by " + name_of(cavalry) + ".";
+    e.text = ref(l.id) + ", alone and more than 4\" from any friend, is captured by " + ref(cavalry.id) + ".";
     e.subjects = {l.id, cavalry.id};
-    e.where = {l.position};
+    e.where = {{l.position, l.id}};
     events.push_back(std::move(e));
   }
   std::vector<Messenger> kept;
@@ -860,9 +862,9 @@ void capture_lone_leaders(GameState& s, const Brigade& cavalry, std::vector<Even
     if (m.army != cavalry.army && gap(bases, stand) <= kCaptureContact + kSlack && lone(s, m.army, m.position, stand)) {
       Event e;
       e.kind = "messenger_captured";
-      e.text = "A messenger of " + m.from + " to " + m.to + " is captured by " + name_of(cavalry) + ".";
+      e.text = ref(m.id) + " is captured by " + ref(cavalry.id) + ".";
       e.subjects = {m.id, cavalry.id};
-      e.where = {m.position};
+      e.where = {{m.position, m.id}};
       events.push_back(std::move(e));
       continue;
     }
@@ -876,7 +878,7 @@ void musket_at_lone(GameState& s, const Brigade& firer, std::string_view target,
   const int first = dice.d6();
   const bool is_hit = first >= 5;
   if (Leader* l = const_cast<Leader*>(s.find_leader(target))) {
-    const std::string why = "fired on by " + name_of(firer) + ", rolled " + std::to_string(first);
+    const std::string why = "fired on by " + ref(firer.id) + ", rolled " + std::to_string(first);
     if (!is_hit) {
       apply_leader_fate(s, *l, LeaderFate::kUnhurt, dice.drain(), why, events);
       return;
@@ -896,19 +898,19 @@ void musket_at_lone(GameState& s, const Brigade& firer, std::string_view target,
   }
   Event e;
   e.subjects = {it->id, firer.id};
-  e.where = {it->position};
+  e.where = {{it->position, it->id}};
   e.dice = dice.drain();
   const std::string rolled = "rolled " + std::to_string(first) + (is_hit ? " then " + std::to_string(second) : "");
   if (fate == LeaderFate::kKilled || fate == LeaderFate::kWounded) {
     // RULINGS.md "Messengers hit": killed or wounded, the message is lost.
     e.kind = "messenger_shot";
-    e.text = "A messenger of " + it->from + " is shot down by " + name_of(firer) + " (" + rolled + "): the message is lost.";
+    e.text = ref(it->id) + " is shot down by " + ref(firer.id) + " (" + rolled + "): the message is lost.";
     events.push_back(std::move(e));
     s.messengers.erase(it);
     return;
   }
   e.kind = "messenger_risk";
-  e.text = "A messenger of " + it->from + " is fired on by " + name_of(firer) + " and rides on (" + rolled + ").";
+  e.text = ref(it->id) + " is fired on by " + ref(firer.id) + " and rides on (" + rolled + ").";
   events.push_back(std::move(e));
 }
 
@@ -929,7 +931,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
         d.seat = seat_of(g);
         d.kind = "recrew";
         d.subjects = {g.id};
-        d.prompt = "The crew of " + name_of(g) + " may return to the gun: no formed enemy within 2\".";
+        d.prompt = "The crew of " + ref(g.id) + " may return to the gun: no formed enemy within 2\".";
         d.options = {{"recrew", "Re-crew the gun"}, {"stay", "Leave it abandoned"}};
         d.default_option = "stay";
         out.push_back(std::move(d));
@@ -945,7 +947,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
           // One seat decides: the first (rightmost) eligible brigade's.
           if (seat.empty()) seat = seat_of(b);
           if (seat_of(b) != seat) continue;
-          opts.push_back({b.id, name_of(b) + " detaches a base to take it over"});
+          opts.push_back({b.id, ref(b.id) + " detaches a base to take it over", b.id});
         }
         if (opts.size() < 2) continue;
         Decision d;
@@ -953,7 +955,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
         d.seat = seat;
         d.kind = "take_over";
         d.subjects = {g.id};
-        d.prompt = "The enemy's abandoned limbered gun " + name_of(g) + " may be taken over by detaching one base.";
+        d.prompt = "The enemy's abandoned limbered gun, " + ref(g.id) + ", may be taken over by detaching one base.";
         d.options = std::move(opts);
         d.default_option = "no";
         out.push_back(std::move(d));
@@ -970,7 +972,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
         d.seat = seat_of(g);
         d.kind = "artillery_aim";
         d.subjects = {g.id};
-        d.prompt = name_of(g) + " may fire indirectly: aim at a point 2\"-36\" away, within 45 degrees of its front" +
+        d.prompt = ref(g.id) + " may fire indirectly: aim at a point 2\"-36\" away, within 45 degrees of its front" +
                    (ctx.controlled(g) ? "." : ", on the nearest enemy (not under control).");
         d.options = {{"hold", "Hold fire"}};
         d.default_option = "hold";
@@ -985,13 +987,15 @@ std::vector<Decision> artillery_pending(const GameState& s) {
       d.seat = seat_of(g);
       d.kind = "artillery_fire";
       d.subjects = {g.id};
-      d.prompt = name_of(g) + (phase == FirePhase::kCloseFire ? " may fire at close range." : " may fire.");
+      d.prompt = ref(g.id) + (phase == FirePhase::kCloseFire ? " may fire at close range." : " may fire.");
       d.options.push_back({"hold", "Hold fire"});
       for (const auto& t : targets) {
         const FireModifiers m = direct_fire_modifiers(s, g, t);
-        d.options.push_back({t.id, "Fire at " + t.id + " (" + inches(t.distance) + ", " +
-                                       std::string(to_string(t.band)) + " range, modifier " +
-                                       (m.total() >= 0 ? "+" : "") + std::to_string(m.total()) + ")"});
+        d.options.push_back({t.id,
+                             "Fire at " + ref(t.id) + " (" + inches(t.distance) + ", " +
+                                 std::string(to_string(t.band)) + " range, modifier " + (m.total() >= 0 ? "+" : "") +
+                                 std::to_string(m.total()) + ")",
+                             t.id});
       }
       d.default_option = "hold";
       out.push_back(std::move(d));
@@ -1006,9 +1010,9 @@ std::vector<Decision> artillery_pending(const GameState& s) {
         d.seat = seat_of(b);
         d.kind = "musket_at_leader";
         d.subjects = {b.id};
-        d.prompt = name_of(b) + " may fire on a lone enemy leader or messenger within 1\" (hit on 5-6).";
+        d.prompt = ref(b.id) + " may fire on a lone enemy leader or messenger within 1\" (hit on 5-6).";
         d.options.push_back({"hold", "Hold fire"});
-        for (const auto& t : targets) d.options.push_back({t.id, std::string(t.messenger ? "Messenger " : "") + t.id});
+        for (const auto& t : targets) d.options.push_back({t.id, "Fire at " + ref(t.id), t.id});
         d.default_option = "hold";
         out.push_back(std::move(d));
       }
@@ -1033,7 +1037,7 @@ Verdict artillery_check(const GameState& s, const std::vector<Decision>& ds, con
     if (g == nullptr) return reject("unknown_unit", "No gun " + d->id + ".");
     FireContext ctx(s, FirePhase::kBombardment);
     if (auto why = aim_problem(s, ctx, *g, a.steps.front().to)) {
-      return reject("bad_aim", name_of(*g) + ": " + *why + ".");
+      return reject("bad_aim", ref(g->id) + ": " + *why + ".");
     }
     return Ok{};
   }

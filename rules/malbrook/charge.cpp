@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 
+#include "rules/core/tell.hpp"
 #include "rules/core/visibility.hpp"
 #include "rules/malbrook/artillery.hpp"
 #include "rules/malbrook/basing.hpp"
@@ -225,10 +226,10 @@ void roll_for(GameState& s, Brigade& b, ChargeDeclaration& c, Dice& dice, std::v
   Event e;
   e.kind = "charge_dice";
   e.subjects = {b.id, c.target};
-  e.where = {b.position};
-  e.text = b.id + (c.counter ? " counter-charges " : " charges ") + c.target + (c.a_outrance ? " à l'outrance" : "") +
-           ": " + std::to_string(c.dice) + (c.dice == 1 ? " die, " : " dice, ") + faces_text(c.faces) + " = " +
-           in(c.inches) + ".";
+  e.where = {{b.position, b.id}};
+  e.text = ref(b.id) + (c.counter ? " counter-charges " : " charges ") + ref(c.target) +
+           (c.a_outrance ? " à l'outrance" : "") + ": " + std::to_string(c.dice) + (c.dice == 1 ? " die, " : " dice, ") +
+           faces_text(c.faces) + " = " + in(c.inches) + ".";
   e.dice = dice.drain();
   events.push_back(std::move(e));
   if (fatigue > 0) add_dps(s, b, fatigue, DpCause::kManoeuvre, events);
@@ -246,9 +247,9 @@ void evade(GameState& s, Brigade& b, Vec2 away_from, Dice& dice, std::vector<Eve
   Event e;
   e.kind = "evade";
   e.subjects = {b.id};
-  e.where = {env.front_mid(), b.position};
-  e.text = b.id + " evades: " + faces_text(m.faces) + " = " + in(m.inches) + ", moves " + in(t.distance) +
-           (t.distance < m.inches - kEps ? " (stopped by " + (t.hit.empty() ? t.stopped : t.hit) + ")" : "") + ".";
+  e.where = {{env.front_mid(), b.id}, {b.position, b.id}};
+  e.text = ref(b.id) + " evades: " + faces_text(m.faces) + " = " + in(m.inches) + ", moves " + in(t.distance) +
+           (t.distance < m.inches - kEps ? " (stopped by " + (t.hit.empty() ? t.stopped : ref(t.hit)) + ")" : "") + ".";
   e.dice = dice.drain();
   events.push_back(std::move(e));
   add_dps(s, b, 1, DpCause::kMorale, events);  // "This costs them 1 DP" (RULINGS C4)
@@ -446,7 +447,7 @@ class ChargeSight {
 
 // Why the brigade's own state keeps it from initiating a charge (RULINGS C2).
 std::optional<Rejection> charge_barred(const Brigade& b, ChargeSight& sight) {
-  const std::string who = "Brigade " + b.id;
+  const std::string who = ref(b.id);
   if (!is_cavalry(b.type)) return reject("not_cavalry", who + " is not cavalry: only cavalry charge.");
   if (!unit_on_table(b)) return reject("not_on_table", who + " is no longer on the table.");
   if (b.control == ControlResult::kHalt) {
@@ -525,7 +526,7 @@ std::optional<Rejection> conforming_charge_refusal(const GameState& s, const Bri
 
 std::optional<Rejection> conforming_charge_refusal(const GameState& s, ChargeSight& sight, const Brigade& b) {
   if (b.control != ControlResult::kConforming) return std::nullopt;
-  const std::string who = "Brigade " + b.id;
+  const std::string who = ref(b.id);
   // Control (RULINGS C19): "Brigades which form rear lines of a command and
   // are within 4 inches, directly behind a controlled brigade of the same
   // command, may also conform to moves made by the lead controlled brigade as
@@ -533,7 +534,7 @@ std::optional<Rejection> conforming_charge_refusal(const GameState& s, ChargeSig
   // brigade charges."
   if (b.conform_behind) {
     return reject("conforming_rear_line",
-                  who + " conforms from a rear line behind " + b.conform_to +
+                  who + " conforms from a rear line behind " + ref(b.conform_to) +
                       " and \"does not charge if the lead brigade charges\" (Control: conforming rear lines); to "
                       "charge it must take a control test in the command phase.");
   }
@@ -545,8 +546,8 @@ std::optional<Rejection> conforming_charge_refusal(const GameState& s, ChargeSig
   // actions." So a line charges with its lead or not at all.
   if (!lead_may_charge(s, sight, b)) {
     return reject("conforming_lead_cannot_charge",
-                  who + " conforms to " + b.conform_to + " in its line and charges only if it charges (\"if it " +
-                      "charges they charge\"); " + b.conform_to + " cannot charge now.");
+                  who + " conforms to " + ref(b.conform_to) + " in its line and charges only if it charges (\"if it " +
+                      "charges they charge\"); " + ref(b.conform_to) + " cannot charge now.");
   }
   return std::nullopt;
 }
@@ -689,22 +690,23 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
       d.kind = "charge_declaration";
       d.subjects = {b.id};
       if (with_lead && !targets.empty()) {
-        d.options.push_back({"conform", "Charge with " + b.conform_to + " if it charges (its target, or the nearest)"});
+        d.options.push_back(
+            {"conform", "Charge with " + ref(b.conform_to) + " if it charges (its target, or the nearest)", b.conform_to});
       } else if (!must) {
         d.options.push_back({"none", "No charge"});
       }
       for (const auto& t : targets) {
-        d.options.push_back({"charge:" + t, "Charge " + t});
-        if (may_charge_a_outrance(b)) d.options.push_back({"outrance:" + t, "Charge " + t + " à l'outrance"});
+        d.options.push_back({"charge:" + t, "Charge " + ref(t), t});
+        if (may_charge_a_outrance(b)) d.options.push_back({"outrance:" + t, "Charge " + ref(t) + " à l'outrance", t});
         d.limits.push_back({"gap:" + t, distance(env_of(b).polygon(), unit_polygon(s, t))});
       }
       if (may_evade && !must) d.options.push_back({"evade", "Evade the foot within 1\""});
       d.default_option = d.options.front().id;
-      d.prompt = must ? b.id + " failed to contact last turn and must charge again: choose the target."
+      d.prompt = must ? ref(b.id) + " failed to contact last turn and must charge again: choose the target."
                  : with_lead && !targets.empty()
-                     ? b.id + " conforms to " + b.conform_to + " in its line: if " + b.conform_to +
+                     ? ref(b.id) + " conforms to " + ref(b.conform_to) + " in its line: if " + ref(b.conform_to) +
                            " charges, it charges too. Name its target (the dice are chosen after the responses)."
-                     : "Does " + b.id + " charge? Name the target (the dice are chosen after the responses).";
+                     : "Does " + ref(b.id) + " charge? Name the target (the dice are chosen after the responses).";
       out.push_back(std::move(d));
     }
   }
@@ -740,7 +742,7 @@ std::vector<Decision> charge_response_decisions(const GameState& s) {
     d.options.push_back({"stand", "Stand to receive at the halt"});
     const bool busy = t->has(Status::kRouting) || t->has(Status::kRetiring) || t->has(Status::kEvading);
     if (is_cavalry(t->type) && !busy && !sight.in_enemy_contact(*t)) {
-      d.options.push_back({"counter_charge", "Counter-charge " + nearest->charger});
+      d.options.push_back({"counter_charge", "Counter-charge " + ref(nearest->charger), nearest->charger});
     }
     if (unformed_cavalry(*t) && !t->has(Status::kRouting)) d.options.push_back({"evade", "Evade (1 DP)"});
     if (is_foot(t->type) && t->formation != Formation::kUnformed && !always_unformed(t->type) &&
@@ -754,8 +756,8 @@ std::vector<Decision> charge_response_decisions(const GameState& s) {
       if (flank) d.options.push_back({"refuse_flank", "Step back an end base to refuse the flank"});
     }
     d.default_option = "stand";
-    d.prompt = tid + " is charged by " + nearest->charger + (chargers.size() > 1 ? " and others" : "") +
-               " from " + in(nearest->start_gap) + ": respond.";
+    d.prompt = ref(tid) + " is charged by " + ref(nearest->charger) + (chargers.size() > 1 ? " and others" : "") +
+               about(nearest->charger, " from " + in(nearest->start_gap)) + ": respond.";
     out.push_back(std::move(d));
   }
   return out;
@@ -779,8 +781,8 @@ std::vector<Decision> charge_dice_decisions(const GameState& s) {
     if (d.options.empty()) d.options.push_back({"1", "1 AvD"});
     d.default_option = d.options.size() > 1 ? d.options[1].id : d.options.front().id;
     d.limits.push_back({"gap", c.start_gap});
-    d.prompt = std::string(c.counter ? "Counter-charge dice for " : "Charge dice for ") + c.charger + " against " +
-               c.target + " (" + in(c.start_gap) + " away).";
+    d.prompt = std::string(c.counter ? "Counter-charge dice for " : "Charge dice for ") + ref(c.charger) + " against " +
+               ref(c.target) + about(c.target, " (" + in(c.start_gap) + " away)") + ".";
     out.push_back(std::move(d));
   }
   return out;
@@ -799,11 +801,11 @@ void apply_charge_declarations(GameState& s, const std::vector<Decision>& ds, co
     }
     Event e;
     e.subjects = {id};
-    e.where = {b->position};
+    e.where = {{b->position, id}};
     if (opt == "evade") {
       s.combat.evaders.push_back(id);
       e.kind = "evade_declared";
-      e.text = id + " will evade the foot within 1\".";
+      e.text = ref(id) + " will evade the foot within 1\".";
       events.push_back(std::move(e));
       continue;
     }
@@ -817,9 +819,10 @@ void apply_charge_declarations(GameState& s, const std::vector<Decision>& ds, co
     b->status |= bit(Status::kCharging);
     e.kind = "charge_declared";
     e.subjects.push_back(c.target);
-    e.text = id + " declares a charge" + (c.a_outrance ? " à l'outrance" : "") + " on " + c.target + " (" +
-             in(c.start_gap) + " away" +
-             (conforms_in_line(*b) ? "; with " + b->conform_to + ", to which it conforms" : "") + ").";
+    // The gap tells where each end stands: said only to seats that see both.
+    e.text = ref(id) + " declares a charge" + (c.a_outrance ? " à l'outrance" : "") + " on " + ref(c.target) +
+             about(id, about(c.target, " (" + in(c.start_gap) + " away)")) +
+             (conforms_in_line(*b) ? ", with " + ref(b->conform_to) + ", to which it conforms" : "") + ".";
     events.push_back(std::move(e));
     s.combat.charges.push_back(std::move(c));
   }
@@ -847,7 +850,7 @@ void apply_charge_responses(GameState& s, const std::vector<Decision>& ds, const
     Event e;
     e.kind = "charge_response";
     e.subjects = {id, against};
-    e.where = {b->position};
+    e.where = {{b->position, id}};
     if (opt == "counter_charge") {
       r.response = ChargeResponse::kCounterCharge;
       ChargeDeclaration c;
@@ -859,29 +862,29 @@ void apply_charge_responses(GameState& s, const std::vector<Decision>& ds, const
       c.start_gap = gap;
       s.combat.charges.push_back(std::move(c));
       b->status |= bit(Status::kCharging);
-      e.text = id + " counter-charges " + against + ".";
+      e.text = ref(id) + " counter-charges " + ref(against) + ".";
     } else if (opt == "evade") {
       r.response = ChargeResponse::kEvade;
-      e.text = id + " will evade " + against + ".";
+      e.text = ref(id) + " will evade " + ref(against) + ".";
     } else if (opt == "about_face") {
       r.response = ChargeResponse::kAboutFace;
       OrderStep st;
       st.action = "about_face";
       StepContext ctx;
-      ctx.who = "Brigade " + id;
+      ctx.who = ref(id);
       ctx.under_fire = b->has(Status::kUnderFire);
       ctx.grade = b->grade;
       auto eff = manoeuvre_step(pose_of(*b), st, ctx);
       if (eff) {
         apply_pose(*b, eff->end);
         translate(s, *b, Vec2{});  // attached leaders follow
-        e.text = id + " about faces to meet the charge of " + against + ".";
+        e.text = ref(id) + " about faces to meet the charge of " + ref(against) + ".";
         events.push_back(e);
         if (eff->dps > 0) add_dps(s, *b, eff->dps, DpCause::kManoeuvre, events);
         s.combat.responses.push_back(std::move(r));
         continue;
       }
-      e.text = id + " cannot about face (" + eff.error().reason + ") and stands.";
+      e.text = ref(id) + " cannot about face (" + eff.error().reason + ") and stands.";
       r.response = ChargeResponse::kStand;
     } else if (opt == "refuse_flank") {
       r.response = ChargeResponse::kRefuseFlank;
@@ -895,9 +898,9 @@ void apply_charge_responses(GameState& s, const std::vector<Decision>& ds, const
       st.pivot = dot(from - env_of(*b).center, facing_unit(b->facing_deg + 90)) > 0 ? "right" : "left";
       st.target = "1";
       StepContext ctx;
-      ctx.who = "Brigade " + id;
+      ctx.who = ref(id);
       ctx.grade = b->grade;
-      e.text = id + " refuses its " + st.pivot + " flank to " + against + ": ";
+      e.text = ref(id) + " refuses its " + st.pivot + " flank to " + ref(against) + ": ";
       bool placed = false;
       std::string why = "no room to step back";
       for (double back : {1.0, 0.75, 0.5, 0.25}) {
@@ -916,7 +919,7 @@ void apply_charge_responses(GameState& s, const std::vector<Decision>& ds, const
       }
       if (!placed) e.text += why + "; the end base faces it where it stands.";
     } else {
-      e.text = id + " stands to receive the charge of " + against + ".";
+      e.text = ref(id) + " stands to receive the charge of " + ref(against) + ".";
     }
     events.push_back(std::move(e));
     s.combat.responses.push_back(std::move(r));
@@ -982,8 +985,8 @@ void execute_charges(GameState& s, Dice& dice, std::vector<Event>& events) {
         Event e;
         e.kind = "counter_charge_move";
         e.subjects = {t->id, b->id};
-        e.where = {t->position};
-        e.text = t->id + " rides " + in(tt.distance) + " forward to meet " + b->id + ".";
+        e.where = {{t->position, t->id}};
+        e.text = ref(t->id) + " rides" + about(t->id, " " + in(tt.distance)) + " forward to meet " + ref(b->id) + ".";
         events.push_back(std::move(e));
       }
     }
@@ -1005,16 +1008,18 @@ void execute_charges(GameState& s, Dice& dice, std::vector<Event>& events) {
     Event e;
     e.kind = "charge_move";
     e.subjects = {b->id, c.target};
-    e.where = {from, b->position};
+    e.where = {{from, b->id}, {b->position, b->id}};
+    // How far it rode tells where it started: said only to seats that see it.
+    const std::string ridden = about(b->id, " " + in(t.distance));
     if (t.enemy) {
       c.contacted = t.hit;
       if (counter != nullptr && t.hit == counter->charger) counter->contacted = b->id;
-      e.text = b->id + " charges " + in(t.distance) + " into contact with " + t.hit + (t.hit != c.target ? " (in the way of its charge on " + c.target + ")" : "") +
-               ".";
+      e.text = ref(b->id) + " charges" + ridden + " into contact with " + ref(t.hit) +
+               (t.hit != c.target ? " (in the way of its charge on " + ref(c.target) + ")" : "") + ".";
       if (t.hit != c.target) e.subjects.push_back(t.hit);
     } else {
-      e.text = b->id + " charges " + in(t.distance) + " and fails to contact " + c.target +
-               (t.hit.empty() && t.stopped.empty() ? "" : " (stopped by " + (t.hit.empty() ? t.stopped : t.hit) + ")") +
+      e.text = ref(b->id) + " charges" + ridden + " and fails to contact " + ref(c.target) +
+               (t.hit.empty() && t.stopped.empty() ? "" : " (stopped by " + (t.hit.empty() ? t.stopped : ref(t.hit)) + ")") +
                ": it must test next turn.";
       b->status |= bit(Status::kFailedCharge);
       b->status &= ~bit(Status::kCharging);

@@ -7,6 +7,7 @@
 #include <numeric>
 #include <set>
 
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/artillery.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/charge.hpp"
@@ -512,8 +513,8 @@ void compute_modifiers(const GameState& s, CombatSide& side, const CombatSide& e
 
 std::string side_text(const CombatSide& side) {
   std::string t;
-  for (std::size_t i = 0; i < side.brigades.size(); ++i) t += (i ? "+" : "") + side.brigades[i];
-  for (const auto& g : side.guns) t += (t.empty() ? "" : "+") + g;
+  for (std::size_t i = 0; i < side.brigades.size(); ++i) t += (i ? " + " : "") + ref(side.brigades[i]);
+  for (const auto& g : side.guns) t += (t.empty() ? "" : " + ") + ref(g);
   t += ": " + std::to_string(side.bases) + " bases";
   for (const auto& m : side.modifiers) t += (m.dice > 0 ? " +" : " ") + std::to_string(m.dice) + " " + m.why;
   t += " = " + std::to_string(side.dice) + " dice hitting on " + (side.hit_on == 6 ? "6" : "5-6");
@@ -604,8 +605,8 @@ CombatResult& roll_and_apply(GameState& s, CombatResult r, Dice& dice, std::vect
     for (const auto& id : side->guns) e.subjects.push_back(id);
   }
   for (const auto& id : e.subjects) {
-    if (const Brigade* b = s.find_brigade(id)) e.where.push_back(b->position);
-    if (const Gun* g = s.find_gun(id)) e.where.push_back(g->position);
+    if (const Brigade* b = s.find_brigade(id)) e.where.push_back({b->position, id});
+    if (const Gun* g = s.find_gun(id)) e.where.push_back({g->position, id});
   }
   e.text = "Combat " + r.id + ": " + side_text(r.a) + ", " + std::to_string(r.a.hits) + " hits; against " +
            side_text(r.b) + ", " + std::to_string(r.b.hits) + " hits. Result " + (r.difference > 0 ? "+" : "") +
@@ -634,9 +635,9 @@ void prepare_groups(GameState& s, const std::vector<Body>& bodies, const std::ve
         // "Civilians who come into combat are automatically eliminated."
         Event e;
         e.kind = "civilians_eliminated";
-        e.text = b.id + " (civilians) come into combat and are eliminated.";
+        e.text = ref(b.id) + " (civilians) come into combat and are eliminated.";
         e.subjects = {b.id};
-        e.where = {b.position};
+        e.where = {{b.position, b.id}};
         events.push_back(std::move(e));
         take_casualty(s, b, events, static_cast<int>(b.bases));
         b.status |= bit(Status::kDestroyed);
@@ -911,8 +912,8 @@ int pursuit_charge(GameState& s, std::string_view pursuer, std::string_view enem
   Event ev;
   ev.kind = "pursuit_charge";
   ev.subjects = {std::string(pursuer), std::string(enemy)};
-  ev.where = {p->position};
-  ev.text = std::string(pursuer) + " pursues into " + std::string(enemy) + " and charges.";
+  ev.where = {{p->position, p->id}};
+  ev.text = ref(pursuer) + " pursues into " + ref(enemy) + " and charges.";
   events.push_back(std::move(ev));
   const int idx = resolve_combat_of(s, pursuer, dice, events);
   if (idx >= 0) s.combat.results[static_cast<std::size_t>(idx)].pursuit = true;
@@ -954,8 +955,8 @@ void roll_flanking_musketry(GameState& s, Dice& dice, std::vector<Event>& events
     Event e;
     e.kind = "flanking_musketry";
     e.subjects = {t->id, firer->id};
-    e.where = {t->position};
-    e.text = firer->id + " gives flanking fire on " + t->id + ": " + std::to_string(n) + " dice, " +
+    e.where = {{t->position, t->id}};
+    e.text = ref(firer->id) + " gives flanking fire on " + ref(t->id) + ": " + std::to_string(n) + " dice, " +
              std::to_string(dps) + " DP" + (dps == 1 ? "" : "s") + ".";
     e.dice = dice.drain();
     events.push_back(std::move(e));

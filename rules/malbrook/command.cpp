@@ -8,6 +8,7 @@
 #include <set>
 
 #include "rules/core/geometry.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/seats.hpp"
 #include "rules/malbrook/sequence.hpp"
@@ -115,8 +116,9 @@ std::string fmt(double inches) {
   return s + "\"";
 }
 
-std::string name_of(const Leader& l) { return l.name.empty() ? l.id : l.name; }
-std::string name_of(const Brigade& b) { return b.name.empty() ? b.id : b.name; }
+// A piece as each seat is told it (rules/core/tell.hpp).
+std::string name_of(const Leader& l) { return ref(l.id); }
+std::string name_of(const Brigade& b) { return ref(b.id); }
 
 Leader* find_leader_mut(GameState& s, std::string_view id) {
   for (auto& l : s.leaders) {
@@ -175,7 +177,7 @@ Event leader_event(std::string kind, std::string text, const Leader& l, std::vec
   e.text = std::move(text);
   e.subjects.push_back(l.id);
   for (auto& m : more) e.subjects.push_back(std::move(m));
-  e.where.push_back(l.position);
+  e.where.push_back({l.position, l.id});
   return e;
 }
 
@@ -244,7 +246,7 @@ Result<std::string> message_recipient(const GameState& s, const Leader& issuer, 
     from_wing = b->wing;
     from_command = b->command;
   } else if (g != nullptr) {
-    if (g->army != issuer.army) return reject("not_your_troops", "Gun " + g->id + " is not in your army.");
+    if (g->army != issuer.army) return reject("not_your_troops", ref(g->id) + " is not in your army.");
     from_wing = g->wing;
     from_command = g->command;
   } else if (cw != nullptr) {
@@ -302,7 +304,7 @@ Verdict check_message(const GameState& s, const Leader& issuer, const Leader& re
     if (!w->orders_from.empty() && w->orders_from != issuer.id) {
       const Leader* by = s.find_leader(w->orders_from);
       return reject("not_your_orders", "Orders may only be changed by the Marshal who issued them (" +
-                                           (by != nullptr ? name_of(*by) : w->orders_from) + ").");
+                                           (by != nullptr ? name_of(*by) : ref(w->orders_from)) + ").");
     }
     return Ok{};
   }
@@ -310,7 +312,7 @@ Verdict check_message(const GameState& s, const Leader& issuer, const Leader& re
   if (!who) return who.error();
   if (who.value() != recipient.id) {
     const Leader* r = s.find_leader(who.value());
-    return reject("bad_recipient", "This re-assignment is given to " + (r != nullptr ? name_of(*r) : who.value()) +
+    return reject("bad_recipient", "This re-assignment is given to " + (r != nullptr ? name_of(*r) : ref(who.value())) +
                                        ", not to " + name_of(recipient) + ".");
   }
   return Ok{};
@@ -331,7 +333,7 @@ struct Run {
 // What is checked before any step: the leader exists and has as many
 // actions as the steps take.
 Verdict actions_allowed(const Leader* L, const std::string& leader_id, const std::vector<OrderStep>& steps) {
-  if (L == nullptr) return reject("unknown_leader", "No leader " + leader_id + ".");
+  if (L == nullptr) return reject("unknown_leader", "No leader \"" + leader_id + "\".");
   const int allowed = command_actions(*L);
   const int used = count_actions(steps);
   if (used > allowed) {
@@ -358,13 +360,13 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
       bool moved = false;
       if (steps[i].action == "detach") {
         if (L->attached_to.empty()) return reject("not_attached", name_of(*L) + " is not attached to a brigade.");
-        run.emit(leader_event("detached", name_of(*L) + " detaches from " + L->attached_to + ".", *L, {L->attached_to}));
+        run.emit(leader_event("detached", name_of(*L) + " detaches from " + ref(L->attached_to) + ".", *L, {L->attached_to}));
         L->attached_to.clear();
         ++i;
       }
       if (i < steps.size() && steps[i].action == "move_to") {
         if (!L->attached_to.empty()) {
-          return reject("attached", name_of(*L) + " is attached to " + L->attached_to +
+          return reject("attached", name_of(*L) + " is attached to " + ref(L->attached_to) +
                                         " and moves with it; detach first (in the same move action).");
         }
         if (!on_table_area(s, steps[i].to)) return reject("off_table", "That point is off the table.");
@@ -387,7 +389,7 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
         }
         if (L->attached_to == target->id) return reject("already_attached", name_of(*L) + " is already attached to it.");
         if (!L->attached_to.empty()) {
-          return reject("attached", name_of(*L) + " is attached to " + L->attached_to + "; detach first.");
+          return reject("attached", name_of(*L) + " is attached to " + ref(L->attached_to) + "; detach first.");
         }
         const Vec2 rear = attached_leader_position(*target);
         path += distance(at, rear);
@@ -423,10 +425,10 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
       }
       if (!st.target.empty() && st.target != L->attached_to) {
         return reject("not_attached", name_of(*L) + " can only influence the brigade he is attached to (" +
-                                          L->attached_to + ").");
+                                          ref(L->attached_to) + ").");
       }
       Brigade* b = find_brigade_mut(s, L->attached_to);
-      if (b == nullptr) return reject("unknown_brigade", "No brigade " + L->attached_to + ".");
+      if (b == nullptr) return reject("unknown_brigade", "No brigade \"" + L->attached_to + "\".");
       if (act == "steady") {
         const bool had = b->dps > 0;
         if (had) --b->dps;
@@ -453,7 +455,8 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
           return reject("unknown_leader", "No leader \"" + st.target + "\" of your army to listen to.");
         }
       }
-      run.emit(leader_event("listening", name_of(*L) + " listens for orders.", *L));
+      // Orders, listening and messages are the side's own: the table does not show them.
+      run.emit(leader_event("listening", known_to(L->id, name_of(*L) + " listens for orders."), *L));
       ++i;
       continue;
     }
@@ -464,7 +467,7 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
       }
       if (!L->attached_to.empty()) {
         return reject("attached", "Only a detached Lieutenant General or Marshal may issue new orders; " + name_of(*L) +
-                                      " is attached to " + L->attached_to + ".");
+                                      " is attached to " + ref(L->attached_to) + ".");
       }
       const Leader* R = s.find_leader(st.target);
       if (R == nullptr) return reject("unknown_leader", "No leader \"" + st.target + "\".");
@@ -493,8 +496,9 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
             L = find_leader_mut(s, leader_id);
           } else {
             run.emit(leader_event("orders_not_heard",
-                                  name_of(*L) + " gives orders to " + name_of(*R) +
-                                      ", who did not take a listen action this phase: nothing changes.",
+                                  known_to(L->id, name_of(*L) + " gives orders to " + name_of(*R) +
+                                                      ", who did not take a listen action this phase: nothing "
+                                                      "changes."),
                                   *L, {R->id}));
           }
         }
@@ -507,7 +511,9 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
         m.position = L->position;
         m.facing_deg = bearing_of(R->position - L->position);
         m.message = msg.value();
-        Event e = leader_event("messenger_sent", name_of(*L) + " sends a messenger (" + m.id + ") to " + name_of(*R) + ".",
+        Event e = leader_event("messenger_sent",
+                               name_of(*L) + " sends a messenger (" + ref(m.id) + ")" +
+                                   known_to(L->id, " to " + name_of(*R)) + ".",
                                *L, {m.id, R->id});
         s.messengers.push_back(std::move(m));
         L = find_leader_mut(s, leader_id);
@@ -675,9 +681,9 @@ void apply_command_actions(GameState& s, const std::vector<Answer>& answers, std
         const Leader* l = s.find_leader(id);
         Event e;
         e.kind = "action_failed";
-        e.text = (l != nullptr ? name_of(*l) : id) + ": " + ok.error().reason;
+        e.text = known_to(id, ref(id) + ": " + ok.error().reason);
         e.subjects = {id};
-        if (l != nullptr) e.where = {l->position};
+        if (l != nullptr) e.where = {{l->position, id}};
         events.push_back(std::move(e));
       }
     }
@@ -695,8 +701,9 @@ void apply_message(GameState& s, const Leader& issuer, const Leader& recipient, 
     w->objective_feature = m.objective_feature;
     w->orders_from = issuer.id;
     events.push_back(leader_event("orders_changed",
-                                  name_of(recipient) + " receives new orders from " + name_of(issuer) + ": " +
-                                      std::string(to_string(m.order)) + ".",
+                                  known_to(recipient.id, name_of(recipient) + " receives new orders from " +
+                                                             name_of(issuer) + ": " + std::string(to_string(m.order)) +
+                                                             "."),
                                   recipient, {issuer.id}));
     return;
   }
@@ -706,20 +713,22 @@ void apply_message(GameState& s, const Leader& issuer, const Leader& recipient, 
   if (Brigade* b = find_brigade_mut(s, m.unit)) {
     b->wing = m.wing;
     b->command = m.command;
-    e.where = {b->position};
-    e.text = name_of(*b) + " is re-assigned to wing " + m.wing + ", command " + m.command + ".";
+    e.where = {{b->position, b->id}};
+    std::string text = name_of(*b) + " is re-assigned to wing " + m.wing + ", command " + m.command + ".";
     // Leaders no longer over it let go of it.
     for (auto& l : s.leaders) {
       if (l.attached_to == b->id && !in_chain_of_command(l, *b)) {
         l.attached_to.clear();
-        e.text += " " + name_of(l) + " detaches.";
+        text += " " + name_of(l) + " detaches.";
       }
     }
+    e.text = known_to(b->id, text);
   } else if (Gun* g = find_gun_mut(s, m.unit)) {
     g->wing = m.wing;
     g->command = m.command;
-    e.where = {g->position};
-    e.text = "Gun " + g->id + " is re-assigned to wing " + m.wing + (m.command.empty() ? "" : ", command " + m.command) + ".";
+    e.where = {{g->position, g->id}};
+    e.text = known_to(g->id, ref(g->id) + " is re-assigned to wing " + m.wing +
+                                 (m.command.empty() ? "" : ", command " + m.command) + ".");
   } else {
     // A whole command moves to another wing.
     const Wing* from = wing_of_command(s, issuer.army, m.unit);
@@ -740,7 +749,7 @@ void apply_message(GameState& s, const Leader& issuer, const Leader& recipient, 
     for (auto& l : s.leaders) {
       if (l.army == issuer.army && l.rank == LeaderRank::kMajorGeneral && l.command == moved.id) l.wing = to->id;
     }
-    e.text = "Command " + moved.id + " is re-assigned to wing " + to->id + ".";
+    e.text = known_to(issuer.id, "Command " + moved.id + " is re-assigned to wing " + to->id + ".");
   }
   events.push_back(std::move(e));
 }
@@ -767,8 +776,9 @@ void move_messengers(GameState& s, std::string_view army, std::vector<Event>& ev
     e.subjects = {m.id, m.to};
     if (R == nullptr || !on_table(*R)) {
       e.kind = "messenger_lost";
-      e.text = "Messenger " + m.id + " finds no one to deliver to: " + m.to + " is no longer on the table.";
-      e.where = {m.position};
+      e.text = ref(m.id) + " finds no one to deliver to" +
+               known_to(m.id, ": " + ref(m.to) + " is no longer on the table") + ".";
+      e.where = {{m.position, m.id}};
       events.push_back(std::move(e));
       continue;
     }
@@ -786,8 +796,8 @@ void move_messengers(GameState& s, std::string_view army, std::vector<Event>& ev
     if (gap <= allowance + kSlack) {
       m.position = m.position + dir * std::min(gap, len);
       e.kind = "messenger_delivered";
-      e.where = {m.position};
-      e.text = "Messenger " + m.id + " reaches " + name_of(*R) + ".";
+      e.where = {{m.position, m.id}};
+      e.text = ref(m.id) + " reaches " + name_of(*R) + ".";
       events.push_back(std::move(e));
       const Leader* from = s.find_leader(m.from);
       Leader issuer = from != nullptr ? *from : Leader{};
@@ -803,9 +813,9 @@ void move_messengers(GameState& s, std::string_view army, std::vector<Event>& ev
       if (!still) {
         Event x;
         x.kind = "message_void";
-        x.text = "The message from " + name_of(issuer) + " no longer applies: " + still.error().reason;
+        x.text = known_to(m.to, "The message from " + name_of(issuer) + " no longer applies: " + still.error().reason);
         x.subjects = {m.to, m.from};
-        x.where = {R->position};
+        x.where = {{R->position, R->id}};
         events.push_back(std::move(x));
       } else {
         const Leader recipient = *R;
@@ -816,8 +826,8 @@ void move_messengers(GameState& s, std::string_view army, std::vector<Event>& ev
     m.position = m.position + dir * allowance;
     m.facing_deg = bearing_of(dir);
     e.kind = "messenger_moved";
-    e.where = {m.position};
-    e.text = "Messenger " + m.id + " rides " + fmt(allowance) + " towards " + name_of(*R) + ".";
+    e.where = {{m.position, m.id}};
+    e.text = ref(m.id) + " rides " + fmt(allowance) + known_to(m.id, " towards " + name_of(*R)) + ".";
     events.push_back(std::move(e));
     s.messengers.push_back(std::move(m));
   }

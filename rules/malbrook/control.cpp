@@ -9,6 +9,7 @@
 #include <tuple>
 
 #include "rules/core/geometry.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/core/visibility.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/command.hpp"
@@ -102,9 +103,6 @@ OrientedRect envelope_of(const Brigade& b) {
   const auto bases = footprint(b);
   return envelope(bases, b.facing_deg);
 }
-
-std::string name_of(const Brigade& b) { return b.name.empty() ? b.id : b.name; }
-std::string name_of(const Gun& g) { return g.name.empty() ? g.id : g.name; }
 
 // The test options for `choices` player's +/-1 modifiers.
 std::vector<Option> test_options(int choices) {
@@ -279,19 +277,19 @@ std::vector<Decision> control_pending(const GameState& s) {
       d.subjects = {b.id};
       const std::vector<Option> tests = test_options(m.choices);
       if (b.control == ControlResult::kConforming) {
-        d.prompt = name_of(b) + " is not under control but may conform to " + b.conform_to +
+        d.prompt = ref(b.id) + " is not under control but may conform to " + ref(b.conform_to) +
                    (b.conform_behind ? " (from behind: it does not charge with it)" : "") +
                    "; or take a control test to act differently.";
-        d.options.push_back({"conform", "Conform to " + b.conform_to});
+        d.options.push_back({"conform", "Conform to " + ref(b.conform_to), b.conform_to});
         d.default_option = "conform";
       } else if (b.control == ControlResult::kControlled && routing_pursuing_looting(b)) {
-        d.prompt = name_of(b) + " is under control; to cease " +
+        d.prompt = ref(b.id) + " is under control; to cease " +
                    std::string(b.has(Status::kRouting) ? "routing" : b.has(Status::kPursuing) ? "pursuing" : "looting") +
                    " it must take a control test.";
         d.options.push_back({"continue", "Carry on"});
         d.default_option = "continue";
       } else if (b.control == ControlResult::kTest && m.choices > 0) {
-        d.prompt = name_of(b) + " must take a control test: choose the modifiers before the die is rolled.";
+        d.prompt = ref(b.id) + " must take a control test: choose the modifiers before the die is rolled.";
         d.default_option = default_test(m.choices);
       } else {
         continue;
@@ -307,7 +305,7 @@ std::vector<Decision> control_pending(const GameState& s) {
       d.seat = seat_of(g);
       d.kind = "control_test";
       d.subjects = {g.id};
-      d.prompt = name_of(g) + " must take a control test: +1 or -1 for guns, chosen before the die is rolled.";
+      d.prompt = ref(g.id) + " must take a control test: +1 or -1 for guns, chosen before the die is rolled.";
       d.options = test_options(1);
       d.default_option = default_test(1);
       out.push_back(std::move(d));
@@ -345,7 +343,6 @@ void resolve_control(GameState& s, const std::vector<Answer>& answers, Dice& dic
       bool looting = false;
       std::string why;
       Vec2 where;
-      std::string name;
       if (!is_gun) {
         const Brigade& b = s.brigades[index];
         if (!on_table(b)) continue;
@@ -358,13 +355,11 @@ void resolve_control(GameState& s, const std::vector<Answer>& answers, Dice& dic
         continuing = b.has(Status::kRouting) || b.has(Status::kPursuing) || charging(b);
         looting = b.has(Status::kLooting);
         where = b.position;
-        name = name_of(b);
       } else {
         const Gun& g = s.guns[index];
         if (g.control != ControlResult::kTest) continue;
         choice = chosen_modifier(option.empty() ? default_test(1) : option).value_or(0);
         where = g.position;
-        name = name_of(g);
       }
       if (choice != 0) why += (choice > 0 ? " +" : " ") + std::to_string(choice) + " (player's choice)";
       const int face = dice.d6();
@@ -373,8 +368,8 @@ void resolve_control(GameState& s, const std::vector<Answer>& answers, Dice& dic
       Event e;
       e.kind = "control_test";
       e.subjects = {id};
-      e.where = {where};
-      e.text = name + " takes a control test: " + std::to_string(face) + why + " = " + std::to_string(total) + ": " +
+      e.where = {{where, id}};
+      e.text = ref(id) + " takes a control test: " + std::to_string(face) + why + " = " + std::to_string(total) + ": " +
                std::string(to_string(r)) + ".";
       e.dice = dice.drain();
       events.push_back(std::move(e));

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "rules/core/geometry.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/basing.hpp"
 
 namespace galloper::rules::malbrook {
@@ -29,10 +30,6 @@ std::string_view to_string(RiskCause c) {
 
 namespace {
 
-std::string name_of(const Brigade& b) { return b.name.empty() ? b.id : b.name; }
-std::string name_of(const Gun& g) { return g.name.empty() ? g.id : g.name; }
-std::string name_of(const Leader& l) { return l.name.empty() ? l.id : l.name; }
-
 std::string plural(int n, std::string_view one) {
   return std::to_string(n) + " " + std::string(one) + (n == 1 ? "" : "s");
 }
@@ -42,7 +39,7 @@ Event unit_event(std::string kind, std::string text, const std::string& subject,
   e.kind = std::move(kind);
   e.text = std::move(text);
   e.subjects = {subject};
-  e.where = {where};
+  e.where = {{where, subject}};
   return e;
 }
 
@@ -128,11 +125,11 @@ int take_casualty(GameState& s, Brigade& b, std::vector<Event>& events, int n) {
     remove_base(b);
     ++removed;
     events.push_back(unit_event("casualty",
-                                name_of(b) + " loses a base (" + plural(static_cast<int>(b.bases), "base") + " left).",
+                                ref(b.id) + " loses a base (" + plural(static_cast<int>(b.bases), "base") + " left).",
                                 b.id, b.position));
     if (b.bases == 0) {
       b.status |= static_cast<std::uint32_t>(Status::kDestroyed);
-      events.push_back(unit_event("destroyed", name_of(b) + " is destroyed: no bases left.", b.id, b.position));
+      events.push_back(unit_event("destroyed", ref(b.id) + " is destroyed: no bases left.", b.id, b.position));
     }
   }
   return removed;
@@ -145,7 +142,7 @@ int add_dps(GameState& s, Brigade& b, int n, DpCause cause, std::vector<Event>& 
     if (b.dps < kManoeuvreDpCap) b.dps = std::min<std::uint32_t>(kManoeuvreDpCap, b.dps + static_cast<std::uint32_t>(n));
     const int added = static_cast<int>(b.dps - before);
     if (added > 0) {
-      events.push_back(unit_event("dp", name_of(b) + " takes " + plural(added, "DP") + " (manoeuvre).", b.id, b.position));
+      events.push_back(unit_event("dp", ref(b.id) + " takes " + plural(added, "DP") + " (manoeuvre).", b.id, b.position));
     }
     return 0;
   }
@@ -156,7 +153,7 @@ int add_dps(GameState& s, Brigade& b, int n, DpCause cause, std::vector<Event>& 
   auto report = [&] {
     if (pending == 0) return;
     events.push_back(unit_event("dp",
-                                name_of(b) + " takes " + plural(pending, "DP") + " (" + std::string(to_string(cause)) +
+                                ref(b.id) + " takes " + plural(pending, "DP") + " (" + std::string(to_string(cause)) +
                                     "), " + std::to_string(b.dps) + " in all.",
                                 b.id, b.position));
     pending = 0;
@@ -169,7 +166,7 @@ int add_dps(GameState& s, Brigade& b, int n, DpCause cause, std::vector<Event>& 
     }
     report();
     events.push_back(unit_event("dp_casualty",
-                                name_of(b) + " has " + std::to_string(b.dps) + " DPs and " +
+                                ref(b.id) + " has " + std::to_string(b.dps) + " DPs and " +
                                     plural(static_cast<int>(b.bases), "base") + ": a further DP from " +
                                     std::string(to_string(cause)) + " is a casualty.",
                                 b.id, b.position));
@@ -188,7 +185,7 @@ void add_dps(GameState& s, Gun& g, int n, DpCause cause, std::vector<Event>& eve
   const int added = static_cast<int>(g.dps - before);
   if (added > 0) {
     events.push_back(unit_event("dp",
-                                name_of(g) + " takes " + plural(added, "DP") + " (" + std::string(to_string(cause)) +
+                                ref(g.id) + " takes " + plural(added, "DP") + " (" + std::string(to_string(cause)) +
                                     "), " + std::to_string(g.dps) + " in all.",
                                 g.id, g.position));
   }
@@ -204,25 +201,25 @@ void apply_leader_fate(GameState& s, Leader& l, LeaderFate fate, std::vector<Die
                        std::vector<Event>& events) {
   Event e;
   e.subjects = {l.id};
-  e.where = {l.position};
+  e.where = {{l.position, l.id}};
   e.dice = std::move(dice);
   switch (fate) {
     case LeaderFate::kUnhurt:
       e.kind = "leader_risk";
-      e.text = name_of(l) + " is not hit (" + why + ").";
+      e.text = ref(l.id) + " is not hit (" + why + ").";
       break;
     case LeaderFate::kNearMiss:
       e.kind = "leader_risk";
-      e.text = name_of(l) + " is hit (" + why + "): a near miss, no effect.";
+      e.text = ref(l.id) + " is hit (" + why + "): a near miss, no effect.";
       break;
     case LeaderFate::kWounded:
       ++l.wounds;
       e.kind = "leader_wounded";
-      e.text = name_of(l) + " is wounded (" + why + ").";
+      e.text = ref(l.id) + " is wounded (" + why + ").";
       break;
     case LeaderFate::kKilled:
       e.kind = "leader_killed";
-      e.text = name_of(l) + (l.wounds > 0 ? " is wounded a second time and killed (" : " is killed (") + why + ").";
+      e.text = ref(l.id) + (l.wounds > 0 ? " is wounded a second time and killed (" : " is killed (") + why + ").";
       l.killed = true;
       l.attached_to.clear();
       s.fallen_leaders.push_back({l.id, l.army, l.rank, l.position, s.turn, s.phase, false});
@@ -242,7 +239,7 @@ void risk_to_attached_leaders(GameState& s, const Brigade& b, RiskCause cause, D
     s.risk_tested.push_back({b.id, cause, s.turn, s.phase});
     for (auto& l : s.leaders) {
       if (l.attached_to != b.id || l.killed || l.captured) continue;
-      const std::string why = "attached to " + name_of(b) + ", risk from " + std::string(to_string(cause));
+      const std::string why = "attached to " + ref(b.id) + ", risk from " + std::string(to_string(cause));
       const int first = dice.d6();
       if (first != 1) {
         apply_leader_fate(s, l, LeaderFate::kUnhurt, dice.drain(), why + ", rolled " + std::to_string(first), events);

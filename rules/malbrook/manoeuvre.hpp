@@ -45,7 +45,7 @@ constexpr bool formed(Formation f) { return f != Formation::kUnformed; }
 // Everything about the unit and its situation a single step's legality and
 // cost depend on.
 struct StepContext {
-  std::string who;             // "Brigade b3" — for reasons
+  std::string who;             // ref(id) (rules/core/tell.hpp) — for reasons
   bool dice = false;           // a diced (or road) move: distance may be spent
   bool road = false;
   double allowance = 0;        // inches for diced and road moves

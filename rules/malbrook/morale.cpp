@@ -4,6 +4,7 @@
 #include <string>
 
 #include "rules/core/geometry.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/damage.hpp"
 #include "rules/malbrook/manoeuvre.hpp"
@@ -65,6 +66,14 @@ struct Due {
   std::string why;
 };
 
+// A cause as the brigade's own side is told it: by its name, which the side
+// knows though the piece may be gone from the table (and so from its views).
+std::string cause_name(const GameState& s, std::string_view id) {
+  if (const Brigade* c = s.find_brigade(id); c != nullptr && !c->name.empty()) return c->name;
+  if (const Leader* l = s.find_leader(id); l != nullptr && !l->name.empty()) return l->name;
+  return std::string(id);
+}
+
 Due due_for(const GameState& s, const Brigade& b) {
   Due d;
   const OrientedRect env = pose_envelope(pose_of(b));
@@ -83,11 +92,11 @@ Due due_for(const GameState& s, const Brigade& b) {
     const bool lower = lower_grade(c.grade, b.grade);
     switch (c.kind) {
       case MoraleCauseKind::kRetired:
-        if (c.foot && !lower) add(1, c.unit + " retiring");
+        if (c.foot && !lower) add(1, cause_name(s, c.unit) + " retiring");
         break;
       case MoraleCauseKind::kRouted:
       case MoraleCauseKind::kDestroyed:
-        add(lower ? 1 : 2, c.unit + " " + cause_words(c.kind));
+        add(lower ? 1 : 2, cause_name(s, c.unit) + " " + cause_words(c.kind));
         break;
       default: break;
     }
@@ -103,13 +112,13 @@ Due due_for(const GameState& s, const Brigade& b) {
     if (f.turn != s.turn || f.captured) continue;
     const Leader* l = s.find_leader(f.leader);
     if (l == nullptr || !theirs(*l)) continue;
-    if (distance(poly, f.position) <= kMoraleRange + kGeomEpsilon) add(1, f.leader + " killed");
+    if (distance(poly, f.position) <= kMoraleRange + kGeomEpsilon) add(1, cause_name(s, f.leader) + " killed");
   }
   for (const auto& c : s.morale_causes) {
     if (c.turn != s.turn || c.army != b.army || c.kind != MoraleCauseKind::kRouted) continue;
     for (const auto& l : s.leaders) {
       if (l.attached_to != c.unit || l.killed || l.captured || !theirs(l)) continue;
-      if (distance(poly, l.position) <= kMoraleRange + kGeomEpsilon) add(1, l.id + " routing with " + c.unit);
+      if (distance(poly, l.position) <= kMoraleRange + kGeomEpsilon) add(1, cause_name(s, l.id) + " routing with " + cause_name(s, c.unit));
     }
   }
   return d;
@@ -206,10 +215,10 @@ void run_morale_phase(GameState& s, Dice& dice, std::vector<Event>& events) {
       b.dps -= n;
       Event e;
       e.kind = "redress";
-      e.text = b.id + " re-dresses ranks: -" + std::to_string(n) + " DP" + (n > 1 ? "s" : "") + " (" +
+      e.text = ref(b.id) + " re-dresses ranks: -" + std::to_string(n) + " DP" + (n > 1 ? "s" : "") + " (" +
                std::to_string(b.dps) + " left).";
       e.subjects = {b.id};
-      e.where = {b.position};
+      e.where = {{b.position, b.id}};
       events.push_back(std::move(e));
     }
     for (std::size_t i : guns_right_to_left(s, army)) {
@@ -219,9 +228,9 @@ void run_morale_phase(GameState& s, Dice& dice, std::vector<Event>& events) {
       g.dps -= n;
       Event e;
       e.kind = "redress";
-      e.text = g.id + " re-dresses: -" + std::to_string(n) + " DP.";
+      e.text = ref(g.id) + " re-dresses: -" + std::to_string(n) + " DP.";
       e.subjects = {g.id};
-      e.where = {g.position};
+      e.where = {{g.position, g.id}};
       events.push_back(std::move(e));
     }
   }
@@ -241,9 +250,11 @@ void run_morale_phase(GameState& s, Dice& dice, std::vector<Event>& events) {
     Brigade& b = s.brigades[i];
     Event e;
     e.kind = "morale";
-    e.text = b.id + " takes " + std::to_string(d.dps) + " morale DP" + (d.dps > 1 ? "s" : "") + ": " + d.why + ".";
+    // Why is the side's own knowledge: its losses, by name.
+    e.text = ref(b.id) + " takes " + std::to_string(d.dps) + " morale DP" + (d.dps > 1 ? "s" : "") +
+             known_to(b.id, ": " + d.why) + ".";
     e.subjects = {b.id};
-    e.where = {b.position};
+    e.where = {{b.position, b.id}};
     events.push_back(std::move(e));
     add_morale_dps(s, b, d.dps, dice, events);
   }

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "rules/core/edit.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/core/visibility.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/combat.hpp"
@@ -49,8 +50,8 @@ bool on_table(const Brigade& b) {
 }
 bool on_table(const Gun& g) { return !g.has(Status::kCrewEliminated); }
 
-std::string label(const Brigade& b) { return "Brigade " + b.id; }
-std::string label(const Gun& g) { return "Gun " + g.id; }
+std::string label(const Brigade& b) { return ref(b.id); }
+std::string label(const Gun& g) { return ref(g.id); }
 
 bool inspired(const Brigade& b) { return b.inspire_actions > 0 || b.has(Status::kInspired); }
 
@@ -577,7 +578,7 @@ std::vector<Decision> declare_decisions(const GameState& s) {
     d.seat = g.seat;
     d.kind = "move_dice";
     d.subjects = g.members;
-    d.prompt = (g.members.size() > 1 ? "Move dice for the group led by " : "Move dice for ") + g.lead +
+    d.prompt = (g.members.size() > 1 ? "Move dice for the group led by " : "Move dice for ") + ref(g.lead) +
                ": none, manoeuvre (no dice), AvD count with an optional +d6, or road. Add an 'objective' step to "
                "declare an objective halt.";
     for (const auto& o : g.options) d.options.push_back({o, o});
@@ -880,11 +881,11 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     for (const auto& o : field.bodies()) {
       if (same_id(o.id, p.unit) || same_id(o.army, army)) continue;
       if (sweep_hits_body(sw, o)) {
-        return no("blocked", who + "'s " + st.action + " would pass through enemy " + o.id + ".");
+        return no("blocked", "The " + st.action + " of " + who + " would pass through " + ref(o.id) + ".");
       }
     }
     if (const char* what = impassable_crossed(s.terrain, sw)) {
-      return no("impassable", who + "'s " + st.action + " would cross " + what + ".");
+      return no("impassable", "The " + st.action + " of " + who + " would cross " + what + ".");
     }
     if (closed_to(cur) && !ctx.road) {
       std::vector<Polygon> scratch;
@@ -982,7 +983,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
         }
         if (!passes_flank_of(at, *f)) continue;
         if (beyond) {
-          return no("flanking_fire", who + " passes within 1\" of the front of enemy foot " + f->id +
+          return no("flanking_fire", who + " passes within 1\" of the front of " + ref(f->id) + " (enemy foot)" +
                                          ": they fire where it first comes within 1\"" + after +
                                          ", and it must halt there.");
         }
@@ -1048,7 +1049,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   const std::vector<OrientedRect> end_rects = body_rects(p.end);
   const Aabb end_box = bounds(end_rects);
   for (const auto& r : end_rects) {
-    if (leaves_table(s, r)) return no("off_table", who + "'s order would take it off the table.");
+    if (leaves_table(s, r)) return no("off_table", "The order of " + who + " would take it off the table.");
   }
   if (!p.gun && p.end.formation == Formation::kUnformed && !p.end.base_poses.empty()) {
     // "Bases of the same unformed brigade may not, however, be separated by more than 1 inch."
@@ -1063,7 +1064,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     if (same_id(o.id, p.unit)) continue;
     if (o.moving) continue;  // judged once every order is in
     if (rects_overlap(end_rects, end_box, o.rects, o.rects_box)) {
-      return no("overlap", who + " would end on top of " + o.id + ".");
+      return no("overlap", who + " would end on top of " + ref(o.id) + ".");
     }
   }
 
@@ -1154,7 +1155,7 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
                              " and " + std::string(to_string(p.end.type)) + ").");
     }
     if (!moving_this_step(s, t->id) && !in_contact(end_env, pose_envelope(pose_of(*t)), kCommandGap + kEps)) {
-      return no("merge", who + " must end in base-to-base contact with " + t->id + " to merge.");
+      return no("merge", who + " must end in base-to-base contact with " + ref(t->id) + " to merge.");
     }
   }
   if (p.mounted) {
@@ -1185,7 +1186,7 @@ std::vector<Decision> execute_decisions(const GameState& s) {
     x.subjects = {d.unit};
     if (const Brigade* b = s.find_brigade(d.unit)) x.seat = seat_of(*b);
     if (const Gun* g = s.find_gun(d.unit)) x.seat = seat_of(*g);
-    x.prompt = "Order for " + d.unit + ": " +
+    x.prompt = "Order for " + ref(d.unit) + ": " +
                (d.mode == MoveMode::kManoeuvre ? std::string("manoeuvre without dice")
                                                : in(d.allowance) + (d.double_move ? " (double move)" : "")) +
                ".";
@@ -1204,7 +1205,7 @@ std::vector<Decision> execute_decisions(const GameState& s) {
       x.kind = "leader_move";
       x.seat = seat_of(l);
       x.subjects = {l.id};
-      x.prompt = "Move " + l.id + " up to 6\" (12\" beyond 6\" of enemy), or stay.";
+      x.prompt = "Move " + ref(l.id) + " up to 6\" (12\" beyond 6\" of enemy), or stay.";
       x.default_option = "stay";
       x.limits.push_back({"max_distance", kLeaderMoveInches});
       out.push_back(std::move(x));
@@ -1224,7 +1225,7 @@ std::vector<Decision> skirmish_decisions(const GameState& s) {
     x.seat = seat_of(*b);
     x.subjects = {b->id};
     if (i < s.movement.threats.size()) x.subjects.push_back(s.movement.threats[i]);
-    x.prompt = "Dismounted dragoons " + b->id + " are approached within 2\" by formed enemy: withdraw to 2\", or stand.";
+    x.prompt = ref(b->id) + " (dismounted dragoons) is approached within 2\" by formed enemy: withdraw to 2\", or stand.";
     x.options = {{"withdraw", "withdraw"}, {"stand", "stand"}};
     x.default_option = "stand";
     out.push_back(std::move(x));
@@ -1297,7 +1298,7 @@ Verdict check_declaration(const GameState& s, const Decision& d, const Answer& a
   if (!listed) {
     std::string list;
     for (const auto& o : d.options) list += (list.empty() ? "" : ", ") + o.id;
-    return no("bad_option", d.subjects.front() + " may not declare \"" + opt + "\" now; it may declare: " + list + ".");
+    return no("bad_option", ref(d.subjects.front()) + " may not declare \"" + opt + "\" now; it may declare: " + list + ".");
   }
   for (const auto& st : a.steps) {
     if (st.action != "objective") {
@@ -1327,10 +1328,10 @@ Verdict check_leader(const GameState& s, const Field& field, const Answer& a, st
                    field.enemy_dist(l->army, to_r.polygon(), false) > kDoubleMoveBeyond + kEps;
   const double max = kLeaderMoveInches * (far ? 2 : 1);
   if (d > max + kEps) {
-    return no("too_far", "Leader " + l->id + " may move up to " + in(max) + (far ? " (double, beyond 6\" of enemy)" : "") +
+    return no("too_far", ref(l->id) + " may move up to " + in(max) + (far ? " (double, beyond 6\" of enemy)" : "") +
                              ", not " + in(d) + ".");
   }
-  if (leaves_table(s, to_r)) return no("off_table", "Leader " + l->id + " would leave the table.");
+  if (leaves_table(s, to_r)) return no("off_table", ref(l->id) + " would leave the table.");
   return Ok{};
 }
 
@@ -1341,9 +1342,9 @@ void dp_event(std::vector<Event>& events, const std::string& id, Vec2 where, int
   if (n <= 0) return;
   Event e;
   e.kind = "dp";
-  e.text = id + " takes " + std::to_string(n) + " DP" + (n > 1 ? "s" : "") + " (" + why + ").";
+  e.text = ref(id) + " takes " + std::to_string(n) + " DP" + (n > 1 ? "s" : "") + " (" + why + ").";
   e.subjects = {id};
-  e.where = {where};
+  e.where = {{where, id}};
   events.push_back(std::move(e));
 }
 
@@ -1401,10 +1402,10 @@ void do_merge(GameState& s, const std::string& mover_id, const std::string& targ
   *t = merged;
   Event e;
   e.kind = "merged";
-  e.text = mover_id + " merges into " + target_id + " (" + std::to_string(merged.bases) + " bases, " +
+  e.text = ref(mover_id) + " merges into " + ref(target_id) + " (" + std::to_string(merged.bases) + " bases, " +
            std::to_string(merged.dps) + " DPs).";
   e.subjects = {mover_id, target_id};
-  e.where = {merged.position};
+  e.where = {{merged.position, target_id}};
   events.push_back(std::move(e));
   const std::string gone = m->id;
   std::erase_if(s.brigades, [&](const Brigade& b) { return b.id == gone; });
@@ -1494,14 +1495,21 @@ Verdict resolve_declare(GameState& s, const std::vector<Answer>& answers, Dice& 
     ev.kind = "move_dice";
     ev.subjects = d.subjects;
     ev.dice = dice.drain();
-    ev.text = d.subjects.front() + (d.subjects.size() > 1 ? " and its group" : "") + " declare " + opt +
-              (objective ? " (halting at an objective)" : "");
+    const bool group = d.subjects.size() > 1;
+    std::string declared = " declares " + opt + (group ? " with its group" : "") +
+                           (objective ? " (halting at an objective)" : "");
     if (!faces.empty()) {
       int total = 0;
       for (int f : faces) total += f;
-      ev.text += ": rolled " + std::to_string(total);
+      declared += ": rolled " + std::to_string(total);
     }
-    ev.text += ".";
+    declared += ".";
+    // A group moves on one roll: each member is told only to the seats that
+    // see it, so none learns of a member it does not see.
+    for (std::size_t k = 0; k < d.subjects.size(); ++k) {
+      const std::string said = ref(d.subjects[k]) + declared;
+      ev.text += group ? about(d.subjects[k], (k == 0 ? "" : " ") + said) : said;
+    }
     for (const auto& unit : d.subjects) {
       MoveDeclaration md;
       md.unit = unit;
@@ -1519,12 +1527,12 @@ Verdict resolve_declare(GameState& s, const std::vector<Answer>& answers, Dice& 
         army = b->army;
         env = pose_envelope(pose_of(*b));
         insp = inspired(*b);
-        ev.where.push_back(b->position);
+        ev.where.push_back({b->position, unit});
       } else if (const Gun* g = s.find_gun(unit)) {
         army = g->army;
         env = pose_envelope(pose_of(*g));
         if (!g->limbered) road = g->weight == GunWeight::kLight ? kRoadLightGun : kRoadMediumGun;
-        ev.where.push_back(g->position);
+        ev.where.push_back({g->position, unit});
       }
       if (po.mode == MoveMode::kDice || po.mode == MoveMode::kRoad) {
         const Polygon poly = env.polygon();
@@ -1620,7 +1628,7 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     for (std::size_t j = i + 1; j < plans.size(); ++j) {
       if (rects_overlap(ends[i], end_boxes[i], ends[j], end_boxes[j]) && plans[i].merge_with != plans[j].unit &&
           plans[j].merge_with != plans[i].unit) {
-        return no("overlap", plans[i].unit + " and " + plans[j].unit + " would end on top of each other.");
+        return no("overlap", ref(plans[i].unit) + " and " + ref(plans[j].unit) + " would end on top of each other.");
       }
     }
   }
@@ -1688,8 +1696,8 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     Event e;
     e.kind = "moved";
     e.subjects = {p.unit};
-    e.where = {p.start.position, p.end.position};
-    e.text = p.unit + (p.moved ? " moves" : " manoeuvres") +
+    e.where = {{p.start.position, p.unit}, {p.end.position, p.unit}};
+    e.text = ref(p.unit) + (p.moved ? " moves" : " manoeuvres") +
              (p.decl->allowance > 0 ? " (" + in(p.used * p.decl->allowance) + " of " + in(p.decl->allowance) + ")"
                                     : std::string()) +
              ".";
@@ -1725,9 +1733,9 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
       if (!in_combat_before.contains(b.id)) {
         Event e;
         e.kind = "combat";
-        e.text = b.id + " has come within 1\" of enemy to its front: close combat.";
+        e.text = ref(b.id) + " has come within 1\" of enemy to its front: close combat.";
         e.subjects = {b.id};
-        e.where = {b.position};
+        e.where = {{b.position, b.id}};
         events.push_back(std::move(e));
       }
     }
@@ -1747,10 +1755,10 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
       record_flanking_fire(s, b.id, f);
       Event e;
       e.kind = "flanking_fire";
-      e.text = b.id + " passes within 1\" of the front of " + f + " and halts: it takes flanking fire in the combat "
-               "phase.";
+      e.text = ref(b.id) + " passes within 1\" of the front of " + ref(f) +
+               " and halts: it takes flanking fire in the combat phase.";
       e.subjects = {b.id, f};
-      e.where = {b.position};
+      e.where = {{b.position, b.id}};
       events.push_back(std::move(e));
     }
   }
@@ -1764,9 +1772,9 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     l->position = to;
     Event e;
     e.kind = "leader_moved";
-    e.text = id + " moves " + in(distance(from, to)) + ".";
+    e.text = ref(id) + " moves " + in(distance(from, to)) + ".";
     e.subjects = {id};
-    e.where = {from, to};
+    e.where = {{from, id}, {to, id}};
     events.push_back(std::move(e));
   }
 
@@ -1780,7 +1788,8 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     const Brigade* t = s.find_brigade(p.merge_with);
     if (m == nullptr || t == nullptr) continue;
     if (!in_contact(pose_envelope(pose_of(*m)), pose_envelope(pose_of(*t)), kCommandGap + kEps)) {
-      return no("merge", p.unit + " did not end in base-to-base contact with " + p.merge_with + " and cannot merge.");
+      return no("merge", ref(p.unit) + " did not end in base-to-base contact with " + ref(p.merge_with) +
+                             " and cannot merge.");
     }
     do_merge(s, p.unit, p.merge_with, events);
   }
@@ -1804,10 +1813,10 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
         const bool ok = skirmish_withdraw(s, b, *m);
         Event e;
         e.kind = "skirmish_withdrawal";
-        e.text = ok ? b.id + " (hussars) withdraw to keep 2\" from " + m->id + "."
-                    : b.id + " (hussars) cannot withdraw from " + m->id + ": the way is blocked.";
+        e.text = ok ? ref(b.id) + " (hussars) withdraw to keep 2\" from " + ref(m->id) + "."
+                    : ref(b.id) + " (hussars) cannot withdraw from " + ref(m->id) + ": the way is blocked.";
         e.subjects = {b.id, m->id};
-        e.where = {b.position};
+        e.where = {{b.position, b.id}};
         events.push_back(std::move(e));
       } else if (std::find(s.movement.skirmishers.begin(), s.movement.skirmishers.end(), b.id) ==
                  s.movement.skirmishers.end()) {
@@ -1845,10 +1854,10 @@ Verdict resolve_skirmish(GameState& s, const std::vector<Answer>& answers, std::
     const bool ok = skirmish_withdraw(s, *b, threat);
     Event e;
     e.kind = "skirmish_withdrawal";
-    e.text = ok ? id + " (dismounted dragoons) withdraw to keep 2\" from " + threat.id + "."
-                : id + " cannot withdraw: the way is blocked.";
+    e.text = ok ? ref(id) + " (dismounted dragoons) withdraw to keep 2\" from " + ref(threat.id) + "."
+                : ref(id) + " cannot withdraw: the way is blocked.";
     e.subjects = {id, threat.id};
-    e.where = {b->position};
+    e.where = {{b->position, id}};
     events.push_back(std::move(e));
   }
   s.movement.stage = MoveStage::kDone;
@@ -1988,10 +1997,10 @@ void split_brigade(GameState& s, const std::string& id, const std::string& new_i
   }
   Event e;
   e.kind = "split";
-  e.text = id + " splits: " + std::to_string(off.size()) + " bases form " + new_id + ", both with " +
+  e.text = ref(id) + " splits: " + std::to_string(off.size()) + " bases form " + ref(new_id) + ", both with " +
            std::to_string(b->dps) + " DPs.";
   e.subjects = {id, new_id};
-  e.where = {b->position, nb.position};
+  e.where = {{b->position, id}, {nb.position, new_id}};
   events.push_back(std::move(e));
   place_attached_leaders(s, *b);
   s.brigades.push_back(std::move(nb));

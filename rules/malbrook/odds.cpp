@@ -7,6 +7,7 @@
 #include <set>
 #include <algorithm>
 
+#include "rules/core/tell.hpp"
 #include "rules/core/visibility.hpp"
 #include "rules/malbrook/charge.hpp"
 #include "rules/malbrook/manoeuvre.hpp"
@@ -243,16 +244,16 @@ Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, st
   if (cb == nullptr || cb->army != side || seat_of(*cb) != seat) {
     return reject("not_yours", "Seat " + std::string(seat) + " has no brigade " + std::string(charger) + ".");
   }
-  if (!is_cavalry(cb->type)) return reject("not_cavalry", std::string(charger) + " is not cavalry.");
+  if (!is_cavalry(cb->type)) return reject("not_cavalry", ref(charger) + " is not cavalry.");
   if (a_outrance && !may_charge_a_outrance(*cb)) {
-    return reject("a_outrance", std::string(charger) + " may not charge à l'outrance.");
+    return reject("a_outrance", ref(charger) + " may not charge à l'outrance.");
   }
   if (dice < 1 || dice > 3) return reject("dice", "A charge rolls 1, 2 or 3 dice.");
   if (p.find_brigade(target) == nullptr && p.find_gun(target) == nullptr) {
     return reject("unseen", std::string(target) + " is not an enemy the seat sees.");
   }
   const auto path = charge_contact(p, *cb, target);
-  if (!path) return reject("no_path", std::string(charger) + " has no clear charge path to " + std::string(target) + ".");
+  if (!path) return reject("no_path", ref(charger) + " has no clear charge path to " + ref(target) + ".");
   ChargeOdds o;
   o.gap = path->contact;
 
@@ -300,7 +301,7 @@ Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, st
   p.combat.charges = {decl};
   p.combat.responses.clear();
   auto fresh = assess_combat_of(p, charger);
-  if (!fresh) return reject("no_combat", "The charge would not bring " + std::string(charger) + " into combat.");
+  if (!fresh) return reject("no_combat", "The charge would not bring " + ref(charger) + " into combat.");
   o.assessed = *fresh;
   CombatOdds rested = combat_odds(o.assessed);
   o.given_contact = rested;
@@ -352,7 +353,7 @@ std::string_view phase_name(FirePhase phase) {
 
 std::string ids_of(const std::vector<FireTarget>& targets) {
   std::string out;
-  for (const auto& t : targets) out += (out.empty() ? "" : ", ") + t.id;
+  for (const auto& t : targets) out += (out.empty() ? "" : ", ") + ref(t.id);
   return out;
 }
 
@@ -374,7 +375,7 @@ Result<SeatShotOdds> shot_odds(const GameState& state, std::string_view seat, st
   if (g == nullptr || g->army != side || seat_of(*g) != seat) {
     return reject("not_yours", "Seat " + std::string(seat) + " has no gun " + std::string(gun) + ".");
   }
-  const std::string name(gun);
+  const std::string name = ref(gun);
   if (fires_indirect(g->weight)) {
     return reject("indirect", name + " is a " + std::string(to_string(g->weight)) +
                                   ": it fires indirectly at a point, and every aim point scatters alike (on target 1/3).");
@@ -396,14 +397,14 @@ Result<SeatShotOdds> shot_odds(const GameState& state, std::string_view seat, st
   if (tb == nullptr && tg == nullptr) {
     return reject("unseen", std::string(target) + " is not an enemy the seat sees.");
   }
-  if ((tb != nullptr ? tb->army : tg->army) == side) return reject("friendly", std::string(target) + " is not an enemy.");
+  if ((tb != nullptr ? tb->army : tg->army) == side) return reject("friendly", ref(target) + " is not an enemy.");
   const std::vector<FireTarget> eligible = eligible_targets(p, *g, phase);
   const auto is_target = [&](const FireTarget& t) { return t.id == target; };
   const auto t = std::find_if(eligible.begin(), eligible.end(), is_target);
   if (t == eligible.end()) {
     const double reach = phase == FirePhase::kCloseFire ? kCloseRange : max_range(g->weight);
     return reject("not_a_target",
-                  std::string(target) + " is not a target " + name + " may engage in the " +
+                  ref(target) + " is not a target " + name + " may engage in the " +
                       std::string(phase_name(phase)) + " phase: a target must be within " + inches_text(reach) +
                       " in the gun's 45° front arc and its sight, and more than 1\" from the gun's friends (" +
                       (eligible.empty() ? std::string("it has no target now") : "it may engage " + ids_of(eligible)) +

@@ -54,7 +54,7 @@ void update_objectives(GameState& s, std::vector<Event>& events) {
     Event e = public_event("objective", army_name(s, h) + " now holds " + o.name + " (" + std::to_string(o.points) +
                                             " point" + (o.points == 1 ? "" : "s") + ").");
     e.subjects = {o.id};
-    e.where = {o.at};
+    e.where = {{o.at, ""}};  // a point of the table, not a piece
     events.push_back(std::move(e));
   }
 }

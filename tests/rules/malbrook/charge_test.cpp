@@ -12,6 +12,7 @@
 #include <random>
 
 #include "rules/core/dice.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/charge.hpp"
 #include "rules/malbrook/combat.hpp"
 #include "rules/malbrook/basing.hpp"
@@ -437,7 +438,7 @@ TEST(ChargeDeclare, LineConformerChargesWhenItsLeadChargesAndOnlyThen) {
   EXPECT_EQ(d->default_option, "conform");
   EXPECT_FALSE(has_option(*d, "none"));  // not charging with the lead is a different action: a control test
   EXPECT_TRUE(has_option(*d, "charge:al_b2"));
-  EXPECT_NE(d->prompt.find("if fr_h1 charges"), std::string::npos);
+  EXPECT_NE(plain_text(d->prompt).find("if fr_h1 charges"), std::string::npos);
   EXPECT_TRUE(has_option(*find_decision(ds, "charge/fr_h1"), "none"));
   EXPECT_TRUE(may_declare_charge(s, brigade(s, "fr_h2")).ok());
 

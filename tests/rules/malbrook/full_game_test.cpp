@@ -18,6 +18,7 @@
 #include <variant>
 
 #include "proto/codec/scenario_codec.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/after_combat.hpp"
 #include "rules/malbrook/engine.hpp"
 #include "rules/malbrook/game.hpp"
@@ -81,7 +82,7 @@ Played play(GameState s, std::uint32_t seed, bool invariants = true, std::uint32
         for (const auto& a : used) {
           auto v = check(s, a);
           std::printf("  %s %s steps=%zu check=%s\n", a.decision_id.c_str(), a.option.c_str(), a.steps.size(),
-                      v.ok() ? "ok" : v.error().reason.c_str());
+                      v.ok() ? "ok" : plain_text(v.error().reason).c_str());
           for (const auto& st : a.steps) std::printf("    %s %.3f %.3f\n", st.action.c_str(), st.distance, st.angle_deg);
         }
       }
@@ -91,7 +92,8 @@ Played play(GameState s, std::uint32_t seed, bool invariants = true, std::uint32
     }
     if (const char* watch = std::getenv("GALLOPER_BOT_WATCH")) {
       for (const auto& e : r->events) {
-        if (e.text.find(watch) != std::string::npos) std::printf("  [t%u %s] %s\n", s.turn, std::string(to_string(s.phase)).c_str(), e.text.c_str());
+        const std::string text = plain_text(e.text);
+        if (text.find(watch) != std::string::npos) std::printf("  [t%u %s] %s\n", s.turn, std::string(to_string(s.phase)).c_str(), text.c_str());
       }
     }
     if (handed_on && !(r->next_pending == pending(r->next))) {
@@ -107,7 +109,7 @@ Played play(GameState s, std::uint32_t seed, bool invariants = true, std::uint32
     if (invariants) {
       if (std::string bad = test::invariant_violation(s); !bad.empty()) {
         if (std::getenv("GALLOPER_BOT_DEBUG") != nullptr) {
-          for (const auto& e : p.last_events) std::printf("  event %s: %s\n", e.kind.c_str(), e.text.c_str());
+          for (const auto& e : p.last_events) std::printf("  event %s: %s\n", e.kind.c_str(), plain_text(e.text).c_str());
           for (const auto& b : s.brigades) {
             if (bad.find(b.id) != std::string::npos) std::printf("  now %s\n", test::describe(b).c_str());
           }

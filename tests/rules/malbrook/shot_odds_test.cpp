@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "rules/core/odds.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/artillery.hpp"
 #include "rules/malbrook/odds.hpp"
 #include "tests/rules/malbrook/artillery_helpers.hpp"
@@ -82,7 +83,7 @@ TEST(ShotOdds, NearestTargetUnlessUnderControl) {
   auto r = shot_odds(s, "fr/left", "fr_g1", "al_b2");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, "not_nearest");
-  EXPECT_NE(r.error().reason.find("(al_b1)"), std::string::npos) << r.error().reason;
+  EXPECT_NE(plain_text(r.error().reason).find("(al_b1)"), std::string::npos) << r.error().reason;
   leader(s, "fr_mg1").position = {30, 7};  // under control now
   r = shot_odds(s, "fr/left", "fr_g1", "al_b2");
   ASSERT_TRUE(r.ok()) << r.error().reason;

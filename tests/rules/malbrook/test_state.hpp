@@ -21,9 +21,19 @@
 #include <vector>
 
 #include "rules/core/decision.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/malbrook/state.hpp"
 
 namespace galloper::rules::malbrook::test {
+
+// `text` with every `from` replaced by `to`: a reply about one id held to the
+// reply about another.
+inline std::string replaced(std::string text, std::string_view from, std::string_view to) {
+  for (std::size_t at = text.find(from); !from.empty() && at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
 
 inline Brigade make_brigade(std::string id, std::string army, std::string wing, std::string command, Vec2 at,
                             double facing) {
