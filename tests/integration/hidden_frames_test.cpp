@@ -145,7 +145,7 @@ class HiddenFrames : public ::testing::TestWithParam<Setup> {
  protected:
   void SetUp() override {
     dir_ = make_temp_dir("frames");
-    server_.emplace(dir_, std::vector<std::string>{"--max-queued-messages", "100000", "--log-level", "info"});
+    server_.emplace(dir_, std::vector<std::string>{"--max-queued-messages", "100000"});
     server_->start();
     if (const char* cap = std::getenv("GALLOPER_FRAME_STEPS")) steps_ = std::atoi(cap);
   }
@@ -353,7 +353,6 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
         if (dec.seat() != prober && about_hidden) hidden_decision = dec.id();
       }
     }
-    const auto& first = owed->decisions(0);
     auto answer = [&](const std::string& decision, const std::string& option, const std::string& target) {
       v1::Envelope e;
       auto* s = e.mutable_submit_answer();
@@ -371,15 +370,25 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
                    hidden_decision.substr(slash + 1), "a hidden unit's decision");
     }
     if (!hidden_unit.empty()) {
-      for (const auto& option : first.options()) {
-        if (option.id().find(':') == std::string::npos) continue;
-        const auto prefix = option.id().substr(0, option.id().find(':') + 1);
-        same_refusal(answer(first.id(), prefix + hidden_unit, ""), answer(first.id(), prefix + "zz_made_up", ""),
-                     hidden_unit, "an option naming a hidden unit");
-        break;
+      // A decision whose options name pieces (a target): one naming the
+      // hidden unit instead, as a cheat would send it.
+      std::set<std::string> known_ids;
+      for (const auto& f : umpire.frames) {
+        if (f.env.has_joined()) {
+          for (const auto& u : f.env.joined().view().units()) known_ids.insert(u.id());
+        }
       }
-      same_refusal(answer(first.id(), hidden_unit, ""), answer(first.id(), "zz_made_up", ""), hidden_unit,
-                   "an option that is a hidden unit");
+      for (const auto& d : owed->decisions()) {
+        for (const auto& option : d.options()) {
+          const auto colon = option.id().find(':');
+          const auto piece = colon == std::string::npos ? option.id() : option.id().substr(colon + 1);
+          if (!known_ids.contains(piece)) continue;
+          const auto prefix = colon == std::string::npos ? std::string() : option.id().substr(0, colon + 1);
+          same_refusal(answer(d.id(), prefix + hidden_unit, ""), answer(d.id(), prefix + "zz_made_up", ""),
+                       hidden_unit, "an option naming a hidden unit");
+          break;
+        }
+      }
       // Odds of a charge or a shot at a hidden unit, from one of the prober's own.
       for (const auto& f : prober_conn->frames) {
         if (!f.env.has_step_resolved()) continue;
@@ -512,8 +521,11 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
           }
           continue;
         }
+        // A refusal of the seat's own request may quote the id it sent (a
+        // probe's): the probes check those say no more than a made-up id.
+        const bool echo = f.env.has_error() && f.env.correlation_id() != 0;
         for (const auto& s : strings) {
-          EXPECT_FALSE(has_word(s, id)) << w->seat << " at step " << step << " was told of unseen " << id << " in \"" << s
+          EXPECT_FALSE(!echo && has_word(s, id)) << w->seat << " at step " << step << " was told of unseen " << id << " in \"" << s
                                         << "\"";
           if (!unit.name.empty()) {
             EXPECT_EQ(s.find(unit.name), std::string::npos)
@@ -523,9 +535,19 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
         for (const auto& known : {at_step[step], at_step[step > 0 ? step - 1 : 0]}) {
           const auto it = known.find(id);
           if (it == known.end()) continue;
+          // A leader with a brigade stands where it does: a point the seat
+          // sees a unit at is not the unseen one's.
+          const auto at = [&](const UnitFact& u) { return [&](double x, double y) {
+            return std::abs(x - u.x) < 1e-9 && std::abs(y - u.y) < 1e-9;
+          }; };
+          bool shared = false;
+          for (const auto& other : allowed) {
+            if (auto o = known.find(other); o != known.end() && at(it->second)(o->second.x, o->second.y)) shared = true;
+          }
+          if (shared) continue;
           for (const auto& [x, y] : points) {
-            EXPECT_FALSE(std::abs(x - it->second.x) < 1e-9 && std::abs(y - it->second.y) < 1e-9)
-                << w->seat << " at step " << step << " was sent the position of unseen " << id;
+            EXPECT_FALSE(at(it->second)(x, y)) << w->seat << " at step " << step << " was sent the position of unseen "
+                                               << id << ": " << f.env.ShortDebugString().substr(0, 1500);
           }
         }
       }

@@ -29,6 +29,9 @@ struct NoticeOut {
   std::string umpire_text;  // the umpire's, when it holds more ("" = the same)
   std::uint64_t step = 0;
   Audience audience = Audience::kEveryone;
+  // What a spectator watching late reads, when the text tells of the live
+  // game (a rewind's steps); "" = the same.
+  std::string spectator_text = {};
 };
 
 // The game as it stood once an entry was applied: what seats are told of it

@@ -4,6 +4,7 @@
 
 #include "codec/play_codec.hpp"
 #include "codec/view_codec.hpp"
+#include "rules/core/tell.hpp"
 #include "rules/core/view_update.hpp"
 
 namespace galloper::server {
@@ -29,6 +30,10 @@ std::string hex(const rules::Seed& seed) {
 // ---- What a seat was told. ----
 
 bool Fanout::told(std::size_t seat, const HistoryEvent& h) const {
+  // A spectator watching late was not told what a rewind undid before the
+  // delay reached it, so undone events take no place in its count; a seat
+  // that plays was told them as they happened, and they keep their numbers.
+  if (h.superseded && is_spectator(seat) && state_.settings.spectator_delay_turns() > 0) return false;
   return seat < 64 && (h.seat_mask & (std::uint64_t{1} << seat)) != 0;
 }
 
@@ -104,24 +109,37 @@ void Fanout::fill_view(std::size_t seat, const StepStatus& now, v1::GameView* ou
     rules::View view = now.game->view_for(id, state_.view_settings);
     codec::to_proto(view, out);
     link.shown = std::move(view);
+    link.shown_of = now.game;
     fill_header(seat, now, *now.game, now.history_size, out);
   }
 }
 
-void Fanout::decisions_of(std::size_t seat, const StepStatus& now, v1::DecisionsOwed* out) const {
+rules::SeatKnowledge Fanout::knowledge_of(std::size_t seat, const rules::Game& game) {
+  auto& link = links_.at(seat);
+  if (link.shown && link.shown_of.get() == &game) return rules::SeatKnowledge(*link.shown);
+  return rules::SeatKnowledge(game.view_for(state_.seats[seat].seat.id, state_.view_settings));
+}
+
+rules::SeatKnowledge Fanout::knowledge_of(std::size_t seat) { return knowledge_of(seat, *state_.game); }
+
+void Fanout::decisions_of(std::size_t seat, const StepStatus& now, v1::DecisionsOwed* out) {
   const auto& id = state_.seats[seat].seat.id;
   out->set_game_id(record_.id);
   out->set_step(now.game->step());
+  out->set_locked(now.locked.contains(id));
   // The umpire sees every decision (to answer for empty seats), but not
   // what the other seats answered.
   const bool umpire = is_umpire(seat);
+  const bool owes = std::any_of(now.pending.begin(), now.pending.end(), [&](const auto& d) { return d.seat == id; });
+  if (!owes && !umpire) return;
+  // Each decision told as the seat knows its pieces: its prompt, its options.
+  const auto knows = knowledge_of(seat, *now.game);
   for (const auto& d : now.pending) {
     if (d.seat != id && !umpire) continue;
-    codec::to_proto(d, out->add_decisions());
+    codec::to_proto(rules::tell_decision(d, knows), out->add_decisions());
     if (d.seat != id) continue;
     if (auto it = now.answers.find(d.id); it != now.answers.end()) codec::to_proto(it->second, out->add_answers());
   }
-  out->set_locked(now.locked.contains(id));
 }
 
 v1::SeatStatus Fanout::seat_status_of(const StepStatus& now) const {
@@ -279,10 +297,9 @@ void Fanout::step_to(std::size_t seat, const StepOut& step, const StepStatus& no
     return links_.send(seat, std::move(out));
   }
   add_told(seat, step.first_event, step.end_event, sr->mutable_events());
-  // What it owes next: the step just opened, nothing answered yet.
-  decisions_of(seat, now, sr->mutable_next());
   if (!link.shown || now.ended) {
     fill_view(seat, now, sr->mutable_view());
+    decisions_of(seat, now, sr->mutable_next());  // what it owes next: the step just opened
     return links_.send(seat, std::move(out));
   }
   // Most of a view is as it was a step ago: the seat is sent what changed,
@@ -291,10 +308,12 @@ void Fanout::step_to(std::size_t seat, const StepOut& step, const StepStatus& no
   const auto& id = state_.seats[seat].seat.id;
   rules::ViewUpdate update;
   now.game->refresh_view(id, state_.view_settings, *link.shown, update);
+  link.shown_of = now.game;
   if (!codec::to_proto_change(*link.shown, update, sr->mutable_view(), sr->mutable_change())) {
     codec::to_proto(*link.shown, sr->mutable_view());
   }
   fill_header(seat, now, *now.game, step.end_event, sr->mutable_view());
+  decisions_of(seat, now, sr->mutable_next());  // what it owes next: the step just opened
   if (!sr->has_change()) return links_.send(seat, std::move(out));
 
   // Connections of protocol 1.0 get the same StepResolved with its view whole.
@@ -344,7 +363,8 @@ void Fanout::notice(const NoticeOut& n, const StepStatus& now) {
     if (!is_spectator(s)) {
       links_.send(s, is_umpire(s) ? umpire : players);
     } else if (n.audience == Audience::kEveryone) {
-      if (!spectators) spectators = build(n.text, now.ended || state_.settings.spectator_delay_turns() == 0);
+      const bool live = now.ended || state_.settings.spectator_delay_turns() == 0;
+      if (!spectators) spectators = build(live || n.spectator_text.empty() ? n.text : n.spectator_text, live);
       links_.send(s, spectators);
     }
   }
@@ -359,12 +379,12 @@ void Fanout::reopen(const ReopenOut& r, const StepStatus& now) {
     const auto& id = state_.seats[s].seat.id;
     std::string text;
     if (is_umpire(s)) {
-      text = "step " + std::to_string(r.step) + " reopened: " + r.reason;
+      text = "step " + std::to_string(r.step) + " reopened: " + rules::tell_text(r.reason, knowledge_of(s, *now.game));
     } else if (owing.contains(id)) {
       std::string mine;
       for (const auto& d : now.pending) {
         if (d.seat != id || std::find(r.decisions.begin(), r.decisions.end(), d.id) == r.decisions.end()) continue;
-        mine += (mine.empty() ? "" : "; ") + d.prompt;
+        mine += (mine.empty() ? "" : "; ") + rules::tell_text(d.prompt, knowledge_of(s, *now.game));
       }
       text = "step " + std::to_string(r.step) + " reopened: orders collided when it resolved. " +
              (mine.empty() ? std::string("Yours may stand: lock again.") : "Change your order(s): " + mine + ".");

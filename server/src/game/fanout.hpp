@@ -13,6 +13,7 @@
 
 #include "galloper/v1/protocol.pb.h"
 #include "persistence/store.hpp"
+#include "rules/core/tell.hpp"
 #include "server/src/game/effects.hpp"
 #include "server/src/game/room_state.hpp"
 #include "server/src/game/seat_links.hpp"
@@ -34,6 +35,11 @@ class Fanout {
   void perform(const Effects& effects);
   // The end of the game, once the store has recorded it: the seed to everyone.
   void ended(const StepStatus& now);
+
+  // How `seat` knows the pieces of `game` (its view of it: the one it was
+  // last sent when that is of this state). For every text told to it.
+  rules::SeatKnowledge knowledge_of(std::size_t seat, const rules::Game& game);
+  rules::SeatKnowledge knowledge_of(std::size_t seat);
 
   // How many chat messages `seat` may read: its count of the chat.
   std::uint64_t chat_count(std::size_t seat) const;
@@ -57,7 +63,7 @@ class Fanout {
   // Spectators told, at once, the events of turns from `from_turn` on.
   void spectators_catch_up(const StepStatus& now, std::uint32_t from_turn);
 
-  void decisions_of(std::size_t seat, const StepStatus& now, v1::DecisionsOwed* out) const;
+  void decisions_of(std::size_t seat, const StepStatus& now, v1::DecisionsOwed* out);
   v1::SeatStatus seat_status_of(const StepStatus& now) const;
   void fill_view(std::size_t seat, const StepStatus& now, v1::GameView* out);
   void fill_header(std::size_t seat, const StepStatus& now, const rules::Game& shown, std::size_t history_end,

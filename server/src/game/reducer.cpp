@@ -277,7 +277,8 @@ Outcome on_umpire(RoomState& state, const v1::StoredUmpire& u, const EntryMeta& 
       out.notices.push_back(NoticeOut{"rewound",
                                       "the umpire rewound the game from step " + std::to_string(u.step()) +
                                           " to step " + std::to_string(action.rewind().to_step()) + ": " + reason,
-                                      "", action.rewind().to_step(), Audience::kEveryone});
+                                      "", action.rewind().to_step(), Audience::kEveryone,
+                                      "the umpire rewound the game: " + reason});
       break;
     case v1::UmpireAction::kSetBotSeat:
       set_bot_seat(state, action.set_bot_seat());

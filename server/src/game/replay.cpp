@@ -3,6 +3,7 @@
 #include "codec/edit_codec.hpp"
 #include "codec/play_codec.hpp"
 #include "rules/core/edit.hpp"
+#include "rules/core/tell.hpp"
 #include "galloper/v1/store.pb.h"
 
 namespace galloper::server {
@@ -38,7 +39,7 @@ AppliedStep resolve_stored(const rules::Game& game, const rules::Seed& seed, con
   rules::KeyedDice dice(seed, game.step());
   auto resolved = game.resolve(answers, dice);
   if (!resolved) {
-    out.error = where + ": the engine refuses its answers (" + resolved.error().reason + ")";
+    out.error = where + ": the engine refuses its answers (" + rules::plain_text(resolved.error().reason) + ")";
     return out;
   }
   if (resolved.value().next->state_hash() != state_hash) {
@@ -69,7 +70,7 @@ AppliedEdit edit_stored(const rules::Game& game, const v1::StoredUmpire& stored,
   const std::string where = "log entry " + std::to_string(seq) + " (edit at step " + std::to_string(game.step()) + ")";
   auto edited = game.edit(codec::from_proto(stored.action().edit_state()));
   if (!edited) {
-    out.error = where + ": the engine refuses the edit (" + edited.error().reason + ")";
+    out.error = where + ": the engine refuses the edit (" + rules::plain_text(edited.error().reason) + ")";
     return out;
   }
   if (edited.value()->state_hash() != state_hash) {

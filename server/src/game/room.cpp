@@ -9,6 +9,7 @@
 #include "codec/odds_codec.hpp"
 #include "rules/core/edit.hpp"
 #include "rules/core/odds.hpp"
+#include "rules/core/tell.hpp"
 #include "server/src/game/chat_desk.hpp"
 #include "server/src/game/log_entry.hpp"
 #include "server/src/game/restore.hpp"
@@ -85,6 +86,12 @@ void Room::reply(const std::shared_ptr<Peer>& peer, v1::Envelope envelope, std::
 }
 
 void Room::error(const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id, Refusal refusal) {
+  // The rules' reasons name pieces by reference: told as the reader knows them.
+  if (const auto reader = links_.seat_of(peer)) {
+    refusal.message = rules::tell_text(refusal.message, fanout_.knowledge_of(*reader));
+  } else {
+    refusal.message = rules::plain_text(refusal.message);
+  }
   spdlog::info("{} error {}: {}", peer->describe(), v1::ErrorCode_Name(refusal.code), refusal.message);
   auto e = make_error(correlation_id, refusal.code, std::move(refusal.message));
   auto& context = *e.mutable_error()->mutable_context();
@@ -391,8 +398,14 @@ void Room::do_odds(const v1::OddsRequest& request, const std::shared_ptr<Peer>& 
     const auto code = why.code == "not_yours" ? v1::ERROR_CODE_PERMISSION_DENIED : v1::ERROR_CODE_INVALID_ARGUMENT;
     return error(peer, correlation_id, {code, why.reason, {{"rule", why.code}}});
   }
+  // Told as the asker knows the pieces it names.
+  const auto knows = fanout_.knowledge_of(*seat);
+  auto told = std::move(answer.value());
+  told.summary = rules::tell_text(told.summary, knows);
+  for (auto& note : told.notes) note = rules::tell_text(note, knows);
+  for (auto& outcome : told.outcomes) outcome.label = rules::tell_text(outcome.label, knows);
   v1::Envelope env;
-  codec::to_proto(answer.value(), env.mutable_odds_reply());
+  codec::to_proto(told, env.mutable_odds_reply());
   reply(peer, std::move(env), correlation_id);
 }
 

@@ -26,6 +26,7 @@ class SeatLinks {
     // the same one (a seat that plays, before the end): the next StepResolved
     // tells the seat's view as a change to it. Empty: the next goes whole.
     std::optional<rules::View> shown;
+    std::shared_ptr<const rules::Game> shown_of;  // the state `shown` is a view of
   };
 
   // One link per seat of `state`, in its order; invites from the stored seats.

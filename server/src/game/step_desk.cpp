@@ -4,6 +4,7 @@
 
 #include "codec/play_codec.hpp"
 #include "rules/core/bot.hpp"
+#include "rules/core/tell.hpp"
 #include "server/src/game/telling.hpp"
 #include "server/src/tokens.hpp"
 
@@ -221,7 +222,8 @@ std::optional<StepDesk::Resolution> StepDesk::resolve() const {
   auto resolved = state_.game->resolve(answers, dice);
   if (!resolved) {
     // Every answer passed check() alone; together they do not. The step reopens.
-    spdlog::warn("game {} step {}: the answers collide: {}", state_.game_id, step, resolved.error().reason);
+    spdlog::warn("game {} step {}: the answers collide: {}", state_.game_id, step,
+                 rules::plain_text(resolved.error().reason));
     v1::LogEntry reopen;
     auto* r = reopen.mutable_reopen();
     r->set_step(step);
