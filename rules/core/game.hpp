@@ -59,9 +59,10 @@ struct GameOptions {
   // (play-by-web); otherwise sides alternate phase by phase as the text says.
   bool simultaneous = false;
   // The game's views will be asked for with wing-only vision
-  // (ViewSettings::side_shared_vision false). A hint for the cost of working
-  // out who sees what, never for what is seen: a ruleset may then work out
-  // each seat's sight from the start rather than a side's first.
+  // (ViewSettings::side_shared_vision false). A ruleset may then work out
+  // each seat's sight from the start rather than a side's first, and offers
+  // a seat only what its own eyes see (a charge's targets: Malbrook RULINGS
+  // C2): a decision is built for its seat, who may not see what its side does.
   bool seat_vision = false;
 };
 
