@@ -59,9 +59,10 @@ struct GameOptions {
   // (play-by-web); otherwise sides alternate phase by phase as the text says.
   bool simultaneous = false;
   // The game's views will be asked for with wing-only vision
-  // (ViewSettings::side_shared_vision false). A hint for the cost of working
-  // out who sees what, never for what is seen: a ruleset may then work out
-  // each seat's sight from the start rather than a side's first.
+  // (ViewSettings::side_shared_vision false). A ruleset may then work out
+  // each seat's sight from the start rather than a side's first, and offers
+  // a seat only what its own eyes see (a charge's targets: Malbrook RULINGS
+  // C2): a decision is built for its seat, who may not see what its side does.
   bool seat_vision = false;
 };
 
@@ -234,12 +235,15 @@ class Game {
   // The decisions owed at this step, by every seat that owes one.
   virtual std::vector<Decision> pending() const;
   // Whether an answer is legal now; a reason a player can act on when not
-  // (a template: tell_text, rules/core/tell.hpp). Never changes the game.
+  // (a template: tell_text, rules/core/tell.hpp). An answer naming a piece
+  // its seat does not see is refused exactly as one naming an id that does
+  // not exist. Never changes the game.
   virtual Verdict check(const Answer& answer) const;
   // Given an answer to every pending decision (defaults already applied by the
   // caller for missed deadlines) and the step's dice, the next state and the
   // events that happened (each seat is told its own copy: tell_event).
-  // Rejects the whole step if any answer is illegal.
+  // Rejects the whole step if any answer is illegal or answers collide; the
+  // rejection names the decisions involved (Rejection::decisions).
   virtual Result<Resolution> resolve(const std::vector<Answer>& answers, Dice& dice) const;
   // Which of a step's events a seat may learn of (indices into `events`, in
   // order): the same visibility as view_for, judged on this, the resolved,

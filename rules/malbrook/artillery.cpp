@@ -310,13 +310,23 @@ std::optional<std::string> aim_problem(const GameState& s, FireContext& ctx, con
          (near.empty() ? std::string("none in range") : ref(near.front().id)) + ")";
 }
 
+// Whether the brigade itself sees a piece.
+bool sees(const GameState& s, FireContext& ctx, const Brigade& b, PieceKind kind, std::ptrdiff_t index) {
+  const SceneLookup& scene = ctx.scene();
+  const auto eye = scene.find(PieceKind::kBrigade, static_cast<std::size_t>(&b - s.brigades.data()));
+  const auto mark = scene.find(kind, static_cast<std::size_t>(index));
+  return eye && mark && scene.sees(*eye, *mark);
+}
+
 struct LoneTarget {
   std::string id;
   bool messenger = false;
 };
 
-// Lone enemy leaders and messengers within musket range of a foot brigade's front.
-std::vector<LoneTarget> lone_targets_of(const GameState& s, const Brigade& b) {
+// Lone enemy leaders and messengers within musket range of a foot brigade's
+// front that it sees ("Leaders and troops can only react to, or shoot at,
+// what they can see").
+std::vector<LoneTarget> lone_targets_of(const GameState& s, FireContext& ctx, const Brigade& b) {
   std::vector<LoneTarget> out;
   if (!is_foot(b.type) || !brigade_on_table(b) || b.has(Status::kRouting) || b.has(Status::kRetiring)) return out;
   const Body me = body_of(footprint(b));
@@ -331,14 +341,14 @@ std::vector<LoneTarget> lone_targets_of(const GameState& s, const Brigade& b) {
     if (l.army == b.army || l.killed || l.captured || !l.attached_to.empty()) continue;
     const OrientedRect stand = footprint(l);
     if (out_of_range(stand) || !rect_in_front_arc(env, stand, kArtilleryArc)) continue;
-    if (!lone(s, l.army, l.position, stand)) continue;
+    if (!lone(s, l.army, l.position, stand) || !sees(s, ctx, b, PieceKind::kLeader, &l - s.leaders.data())) continue;
     out.push_back({l.id, false});
   }
   for (const auto& m : s.messengers) {
     if (m.army == b.army) continue;
     const OrientedRect stand = messenger_stand(m);
     if (out_of_range(stand) || !rect_in_front_arc(env, stand, kArtilleryArc)) continue;
-    if (!lone(s, m.army, m.position, stand)) continue;
+    if (!lone(s, m.army, m.position, stand) || !sees(s, ctx, b, PieceKind::kMessenger, &m - s.messengers.data())) continue;
     out.push_back({m.id, true});
   }
   return out;
@@ -943,7 +953,8 @@ std::vector<Decision> artillery_pending(const GameState& s) {
         std::string seat;
         for (std::size_t bi : brigades_right_to_left(s, army)) {
           const Brigade& b = s.brigades[bi];
-          if (!may_take_over(s, g, b)) continue;
+          // It takes over only a gun it sees: the gun is the decision's subject.
+          if (!may_take_over(s, g, b) || !sees(s, ctx, b, PieceKind::kGun, &g - s.guns.data())) continue;
           // One seat decides: the first (rightmost) eligible brigade's.
           if (seat.empty()) seat = seat_of(b);
           if (seat_of(b) != seat) continue;
@@ -1003,7 +1014,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
     if (phase == FirePhase::kCloseFire) {
       for (std::size_t bi : brigades_right_to_left(s, army)) {
         const Brigade& b = s.brigades[bi];
-        const auto targets = lone_targets_of(s, b);
+        const auto targets = lone_targets_of(s, ctx, b);
         if (targets.empty()) continue;
         Decision d;
         d.id = std::string(kMusketPrefix) + b.id;

@@ -45,17 +45,26 @@ OrientedRect env_of(const Brigade& b) { return pose_envelope(pose_of(b)); }
 
 bool gun_fights(const Gun& g) { return unit_on_table(g) && !g.has(Status::kAbandoned); }
 
-// Whether an army sees each brigade and gun now, by their index in the state
-// ("known": visibility.hpp, the seats of the army).
+// Whether the eyes that pick a brigade's charge targets see each brigade and
+// gun now, by their index in the state (RULINGS C2): every seat of its army
+// with side-shared vision; with wing-only vision its own seat's alone, so a
+// seat is never offered a target its view does not show.
 struct SeenFlags {
   std::vector<char> brigades;
   std::vector<char> guns;
 };
 
-SeenFlags seen_by_army(const GameState& s, std::string_view army) {
+SeenFlags seen_by_eyes(const GameState& s, std::string_view army, std::string_view seat) {
   SeenFlags out{std::vector<char>(s.brigades.size(), 0), std::vector<char>(s.guns.size(), 0)};
-  const std::shared_ptr<const SightTable> sight = sight_table(s);
-  const SeatMask mask = sight->side_mask(army);
+  const std::shared_ptr<const SightTable> sight = sight_table(s, s.wing_vision ? SightGrain::kSeat : SightGrain::kSide);
+  SeatMask mask = 0;
+  if (!s.wing_vision) {
+    mask = sight->side_mask(army);
+  } else {
+    for (std::size_t i = 0; i < sight->seats.size() && i < 64; ++i) {
+      if (sight->seats[i].id == seat) mask |= SeatMask{1} << i;
+    }
+  }
   for (std::size_t k = 0; k < sight->scene.refs.size() && k < sight->seen_by.size(); ++k) {
     if ((sight->seen_by[k] & mask) == 0) continue;
     const PieceRef& r = sight->scene.refs[k];
@@ -367,7 +376,7 @@ class ChargeSight {
     if (memo != targets_.end()) return memo->second;
     const OrientedRect env = env_of(b);
     const Aabb box = env.bounds();
-    const SeenFlags& seen = seen_by(b.army);
+    const SeenFlags& seen = seen_by(b);
     std::vector<std::pair<double, std::string>> found;
     auto consider = [&](bool is_seen, const std::string& id, const Outline& o) {
       if (!is_seen) return;
@@ -390,6 +399,12 @@ class ChargeSight {
     std::vector<std::string> out;
     for (auto& f : found) out.push_back(std::move(f.second));
     return targets_.emplace(b.id, std::move(out)).first->second;
+  }
+
+  // Whether the eyes that pick `b`'s targets (seen_by) see brigade `other`.
+  bool sees(const Brigade& b, const Brigade& other) {
+    const std::size_t i = static_cast<std::size_t>(&other - s_.brigades.data());
+    return i < s_.brigades.size() && seen_by(b).brigades[i] != 0;
   }
 
   // Base-to-base contact with an enemy brigade or fighting gun (within
@@ -432,9 +447,12 @@ class ChargeSight {
     if (!guns_[i]) guns_[i] = outline(footprint(s_.guns[i]).polygon());
     return *guns_[i];
   }
-  const SeenFlags& seen_by(const std::string& army) {
-    auto it = seen_.find(army);
-    if (it == seen_.end()) it = seen_.emplace(army, seen_by_army(s_, army)).first;
+  // By army, or with wing-only vision by seat.
+  const SeenFlags& seen_by(const Brigade& b) {
+    const std::string seat = s_.wing_vision ? seat_of(b) : std::string();
+    const std::string& key = s_.wing_vision ? seat : b.army;
+    auto it = seen_.find(key);
+    if (it == seen_.end()) it = seen_.emplace(key, seen_by_eyes(s_, b.army, seat)).first;
     return it->second;
   }
 
@@ -741,7 +759,9 @@ std::vector<Decision> charge_response_decisions(const GameState& s) {
     for (const auto* c : chargers) d.subjects.push_back(c->charger);
     d.options.push_back({"stand", "Stand to receive at the halt"});
     const bool busy = t->has(Status::kRouting) || t->has(Status::kRetiring) || t->has(Status::kEvading);
-    if (is_cavalry(t->type) && !busy && !sight.in_enemy_contact(*t)) {
+    // A counter-charge is a charge: only at a charger its eyes see (RULINGS C2).
+    const Brigade* charger = s.find_brigade(nearest->charger);
+    if (is_cavalry(t->type) && !busy && !sight.in_enemy_contact(*t) && charger != nullptr && sight.sees(*t, *charger)) {
       d.options.push_back({"counter_charge", "Counter-charge " + ref(nearest->charger), nearest->charger});
     }
     if (unformed_cavalry(*t) && !t->has(Status::kRouting)) d.options.push_back({"evade", "Evade (1 DP)"});

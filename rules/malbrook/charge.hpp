@@ -76,7 +76,8 @@ std::optional<ChargePath> charge_path(const OrientedRect& charger, const Polygon
 // there is none or something else (friends, other enemy, closed terrain, the
 // table edge) is met first.
 std::optional<ChargePath> charge_contact(const GameState& s, const Brigade& b, std::string_view target);
-// Enemy brigades and guns the brigade's army sees, with a charge path.
+// Enemy brigades and guns the brigade's army sees (with wing-only vision:
+// its own seat sees), with a charge path.
 std::vector<std::string> charge_targets(const GameState& s, const Brigade& b);
 
 // A brigade's bases were it standing at (position, facing) (a charger's start).

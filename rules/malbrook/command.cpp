@@ -238,15 +238,17 @@ Result<std::string> message_recipient(const GameState& s, const Leader& issuer, 
   // Re-assignment: what is being moved, from where.
   std::string from_wing;
   std::string from_command;
+  // The enemy's troops are answered as ids that do not exist (RULINGS R21):
+  // a refusal must not tell a seat what the enemy has.
   const Brigade* b = s.find_brigade(m.unit);
+  if (b != nullptr && b->army != issuer.army) b = nullptr;
   const Gun* g = b == nullptr ? s.find_gun(m.unit) : nullptr;
+  if (g != nullptr && g->army != issuer.army) g = nullptr;
   const Wing* cw = (b == nullptr && g == nullptr) ? wing_of_command(s, issuer.army, m.unit) : nullptr;
   if (b != nullptr) {
-    if (b->army != issuer.army) return reject("not_your_troops", name_of(*b) + " is not in your army.");
     from_wing = b->wing;
     from_command = b->command;
   } else if (g != nullptr) {
-    if (g->army != issuer.army) return reject("not_your_troops", ref(g->id) + " is not in your army.");
     from_wing = g->wing;
     from_command = g->command;
   } else if (cw != nullptr) {
@@ -378,8 +380,10 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
       const Brigade* target = nullptr;
       if (i < steps.size() && steps[i].action == "attach") {
         target = s.find_brigade(steps[i].target);
-        if (target == nullptr) return reject("unknown_brigade", "No brigade \"" + steps[i].target + "\".");
-        if (target->army != L->army) return reject("enemy_brigade", name_of(*target) + " is an enemy brigade.");
+        // An enemy brigade is answered as an id that does not exist (RULINGS R21).
+        if (target == nullptr || target->army != L->army) {
+          return reject("unknown_brigade", "Your army has no brigade \"" + steps[i].target + "\".");
+        }
         if (target->has(Status::kDestroyed) || target->has(Status::kSurrendered) || target->bases == 0) {
           return reject("gone", name_of(*target) + " is no longer on the table.");
         }
@@ -470,7 +474,10 @@ Verdict run_actions(GameState& s, const std::string& leader_id, const std::vecto
                                       " is attached to " + ref(L->attached_to) + ".");
       }
       const Leader* R = s.find_leader(st.target);
-      if (R == nullptr) return reject("unknown_leader", "No leader \"" + st.target + "\".");
+      // An enemy leader is answered as an id that does not exist (RULINGS R21).
+      if (R == nullptr || R->army != L->army) {
+        return reject("unknown_leader", "Your army has no leader \"" + st.target + "\".");
+      }
       if (R->id == L->id) return reject("bad_recipient", "A leader does not give orders to himself.");
       if (!on_table(*R)) return reject("bad_recipient", name_of(*R) + " is no longer on the table.");
       auto msg = parse_message(s, st);

@@ -12,6 +12,7 @@
 #include "rules/malbrook/control.hpp"
 #include "rules/malbrook/morale.hpp"
 #include "rules/malbrook/movement.hpp"
+#include "rules/malbrook/seats.hpp"
 #include "rules/malbrook/sequence.hpp"
 #include "rules/malbrook/victory.hpp"
 
@@ -34,7 +35,9 @@ std::string army_name(const GameState& s, std::string_view id) {
 Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a,
                       const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr) {
   const Decision* d = find_decision(ds, a.decision_id);
-  if (d == nullptr) {
+  // Another seat's decision about its pieces: to any seat but the umpire it
+  // is answered as one that does not exist (RULINGS R21).
+  if (d == nullptr || (d->seat != a.seat && !d->subjects.empty() && a.seat != kUmpireSeat)) {
     return reject("unknown_decision", "Nothing called \"" + a.decision_id + "\" is pending now (turn " +
                                           std::to_string(s.turn) + ", " + std::string(to_string(s.phase)) + " phase).");
   }
@@ -260,20 +263,25 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
   if (moves == nullptr) moves = &own_moves.emplace(state);
   std::optional<CommandChecks> own_commands;
   if (commands == nullptr) commands = &own_commands.emplace(state);
+  // Each refusal names the decision at fault, so that only its seat is told.
+  const auto about_decision = [](Rejection r, const std::string& id) {
+    r.decisions = {id};
+    return r;
+  };
   std::set<std::string> answered;
   for (const auto& a : answers) {
     if (!answered.insert(a.decision_id).second) {
-      return reject("duplicate_answer", "\"" + a.decision_id + "\" is answered twice.");
+      return about_decision(reject("duplicate_answer", "\"" + a.decision_id + "\" is answered twice."), a.decision_id);
     }
     if (checked != nullptr) {
       const auto it = checked->find(a.decision_id);
       if (it != checked->end() && it->second == a) continue;
     }
-    if (auto ok = check_against(state, owed, a, moves, commands); !ok) return ok.error();
+    if (auto ok = check_against(state, owed, a, moves, commands); !ok) return about_decision(ok.error(), a.decision_id);
   }
   for (const auto& d : owed) {
     if (answered.count(d.id) == 0) {
-      return reject("missing_answer", "\"" + d.id + "\" (seat " + d.seat + ") has no answer.");
+      return about_decision(reject("missing_answer", "\"" + d.id + "\" (seat " + d.seat + ") has no answer."), d.id);
     }
   }
   StepResult r{state, {}, {}};

@@ -37,7 +37,9 @@ Verdict check(const GameState& state, const Answer& answer);
 Verdict check(const GameState& state, const std::vector<Decision>& pending, const Answer& answer,
               const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr);
 // Rejects the whole step (nothing changes) if any answer is illegal, answers
-// a decision twice or not at all, or answers one that is not pending.
+// a decision twice or not at all, or answers one that is not pending; or if
+// orders legal alone collide. The rejection names the decisions involved
+// (Rejection::decisions).
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice);
 // The same, given pending(state). `checked` (may be null) holds answers that
 // check(state, pending, answer) has already accepted, by decision id: an

@@ -103,6 +103,7 @@ std::unique_ptr<Game> MalbrookGame::clone() const {
 std::unique_ptr<Game> MalbrookGame::with_options(const GameOptions& options) const {
   GameState next = state_;
   next.simultaneous = options.simultaneous;
+  next.wing_vision = options.seat_vision;
   next.sight_memo.set_grain(options.seat_vision ? SightGrain::kSeat : SightGrain::kSide);
   return std::make_unique<MalbrookGame>(std::move(next));
 }

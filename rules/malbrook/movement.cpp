@@ -1132,7 +1132,13 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
 
   // Split and merge requirements that one order can settle.
   if (!p.split_id.empty() || p.split_count > 0) {
-    if (p.split_id.empty() || s.find_brigade(p.split_id) || s.find_gun(p.split_id) || s.find_leader(p.split_id)) {
+    // Only the army's own ids count as used: refusing an enemy's would tell
+    // the seat it exists (RULINGS R21); do_split then takes a free id.
+    const Brigade* bb = s.find_brigade(p.split_id);
+    const Gun* gg = s.find_gun(p.split_id);
+    const Leader* ll = s.find_leader(p.split_id);
+    if (p.split_id.empty() || (bb != nullptr && bb->army == army) || (gg != nullptr && gg->army == army) ||
+        (ll != nullptr && ll->army == army)) {
       return no("split", who + ": a split names a new, unused brigade id (target).");
     }
     if (p.split_count < 1 || p.split_count >= p.end.bases) {
@@ -1413,13 +1419,26 @@ void do_merge(GameState& s, const std::string& mover_id, const std::string& targ
 }
 
 // The split order: the last `n` bases (a line's rightmost, a column's rear).
+// `wanted`, or when a piece has that id (the enemy's, or another split of
+// this step), the first "<wanted>_<n>" none has.
+std::string free_id(const GameState& s, const std::string& wanted) {
+  const auto used = [&](const std::string& id) {
+    return s.find_brigade(id) != nullptr || s.find_gun(id) != nullptr || s.find_leader(id) != nullptr;
+  };
+  if (!used(wanted)) return wanted;
+  for (int n = 2;; ++n) {
+    std::string id = wanted + "_" + std::to_string(n);
+    if (!used(id)) return id;
+  }
+}
+
 void do_split(GameState& s, const std::string& id, const std::string& new_id, std::uint32_t n,
               std::vector<Event>& events) {
   const Brigade* b = s.find_brigade(id);
   if (b == nullptr) return;
   std::vector<std::size_t> off;
   for (std::size_t i = b->bases - n; i < b->bases; ++i) off.push_back(i);
-  split_brigade(s, id, new_id, off, events);
+  split_brigade(s, id, free_id(s, new_id), off, events);
 }
 
 // Moves a skirmisher directly away from `threat` until 2" clear. False (and
@@ -1628,7 +1647,9 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     for (std::size_t j = i + 1; j < plans.size(); ++j) {
       if (rects_overlap(ends[i], end_boxes[i], ends[j], end_boxes[j]) && plans[i].merge_with != plans[j].unit &&
           plans[j].merge_with != plans[i].unit) {
-        return no("overlap", ref(plans[i].unit) + " and " + ref(plans[j].unit) + " would end on top of each other.");
+        Rejection r = no("overlap", ref(plans[i].unit) + " and " + ref(plans[j].unit) + " would end on top of each other.");
+        r.decisions = {"move/" + plans[i].unit, "move/" + plans[j].unit};
+        return r;
       }
     }
   }
@@ -1788,8 +1809,13 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     const Brigade* t = s.find_brigade(p.merge_with);
     if (m == nullptr || t == nullptr) continue;
     if (!in_contact(pose_envelope(pose_of(*m)), pose_envelope(pose_of(*t)), kCommandGap + kEps)) {
-      return no("merge", ref(p.unit) + " did not end in base-to-base contact with " + ref(p.merge_with) +
-                             " and cannot merge.");
+      Rejection r = no("merge", ref(p.unit) + " did not end in base-to-base contact with " + ref(p.merge_with) +
+                                    " and cannot merge.");
+      r.decisions = {"move/" + p.unit};
+      for (const auto& q : plans) {
+        if (q.unit == p.merge_with) r.decisions.push_back("move/" + q.unit);
+      }
+      return r;
     }
     do_merge(s, p.unit, p.merge_with, events);
   }

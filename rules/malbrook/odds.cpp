@@ -217,10 +217,11 @@ namespace {
 // inspiration only from the marker. The seat's own side stays whole (its
 // friends block paths and fire as they would). `side`: the seat's army, empty
 // for an unknown seat (whose picture has no troops).
-GameState seat_picture(const GameState& s, std::string_view seat, const ViewSettings& settings, std::string& side) {
+// `visible`: the ids of the pieces its view shows.
+GameState seat_picture(const GameState& s, std::string_view seat, const ViewSettings& settings, std::string& side,
+                       std::set<std::string>& visible) {
   const View v = view_for(s, seat, settings);
   side = v.side;
-  std::set<std::string> visible;
   for (const auto& u : v.units) visible.insert(u.id);
   GameState p = s;
   std::erase_if(p.brigades, [&](const Brigade& b) { return b.army != side && !visible.contains(b.id); });
@@ -239,7 +240,8 @@ Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, st
                                std::string_view target, std::uint32_t dice, bool a_outrance,
                                const ViewSettings& settings) {
   std::string side;
-  GameState p = seat_picture(state, seat, settings, side);
+  std::set<std::string> visible;
+  GameState p = seat_picture(state, seat, settings, side, visible);
   const Brigade* cb = p.find_brigade(charger);
   if (cb == nullptr || cb->army != side || seat_of(*cb) != seat) {
     return reject("not_yours", "Seat " + std::string(seat) + " has no brigade " + std::string(charger) + ".");
@@ -249,9 +251,11 @@ Result<ChargeOdds> charge_odds(const GameState& state, std::string_view seat, st
     return reject("a_outrance", ref(charger) + " may not charge à l'outrance.");
   }
   if (dice < 1 || dice > 3) return reject("dice", "A charge rolls 1, 2 or 3 dice.");
-  if (p.find_brigade(target) == nullptr && p.find_gun(target) == nullptr) {
+  // A friend the seat is not shown (wing-only vision) is answered as an id that does not exist.
+  if ((p.find_brigade(target) == nullptr && p.find_gun(target) == nullptr) || !visible.contains(std::string(target))) {
     return reject("unseen", std::string(target) + " is not an enemy the seat sees.");
   }
+  if (unit_army(p, target) == side) return reject("friendly", ref(target) + " is not an enemy.");
   const auto path = charge_contact(p, *cb, target);
   if (!path) return reject("no_path", ref(charger) + " has no clear charge path to " + ref(target) + ".");
   ChargeOdds o;
@@ -370,7 +374,8 @@ std::string inches_text(double d) {
 Result<SeatShotOdds> shot_odds(const GameState& state, std::string_view seat, std::string_view gun,
                                std::string_view target, const ViewSettings& settings) {
   std::string side;
-  const GameState p = seat_picture(state, seat, settings, side);
+  std::set<std::string> visible;
+  const GameState p = seat_picture(state, seat, settings, side, visible);
   const Gun* g = p.find_gun(gun);
   if (g == nullptr || g->army != side || seat_of(*g) != seat) {
     return reject("not_yours", "Seat " + std::string(seat) + " has no gun " + std::string(gun) + ".");
@@ -394,7 +399,8 @@ Result<SeatShotOdds> shot_odds(const GameState& state, std::string_view seat, st
   }
   const Brigade* tb = p.find_brigade(target);
   const Gun* tg = p.find_gun(target);
-  if (tb == nullptr && tg == nullptr) {
+  // A friend the seat is not shown (wing-only vision) is answered as an id that does not exist.
+  if ((tb == nullptr && tg == nullptr) || !visible.contains(std::string(target))) {
     return reject("unseen", std::string(target) + " is not an enemy the seat sees.");
   }
   if ((tb != nullptr ? tb->army : tg->army) == side) return reject("friendly", ref(target) + " is not an enemy.");

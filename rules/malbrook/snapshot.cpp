@@ -223,11 +223,12 @@ template <class Ar>
 void fields(Ar& ar, either<GameState> auto& s) {
   auto& [scenario, title, description, table_width, table_depth, features, terrain, armies, brigades, guns, leaders,
          turn, phase, initiative, attacker, turn_limit, objectives, victory_description, seed, step, simultaneous,
-         half, command_stage, initiative_winner, messengers, next_messenger, movement, risk_tested, fallen_leaders,
+         wing_vision, half, command_stage, initiative_winner, messengers, next_messenger, movement, risk_tested, fallen_leaders,
          after_combat, morale_causes, result, combat, advantage_of_ground, sight_memo] = s;
   (void)terrain;
   (void)sight_memo;  // a cache
   (void)seed;
+  (void)wing_vision;  // the game's options: the restoring game's own
   ar(scenario, title, description, table_width, table_depth, features, armies, brigades, guns, leaders, turn, phase,
      initiative, attacker, turn_limit, objectives, victory_description, step, simultaneous, half, command_stage,
      initiative_winner, messengers, next_messenger, movement, risk_tested, fallen_leaders, after_combat,
@@ -452,6 +453,7 @@ Result<GameState> restore_snapshot(const GameState& initial, std::span<const std
   s.seed = initial.seed;
   s.terrain = initial.terrain;
   s.sight_memo.set_grain(initial.sight_memo.grain());  // the game's options (with_options)
+  s.wing_vision = initial.wing_vision;
   return s;
 }
 
@@ -460,7 +462,7 @@ bool same_except_terrain(const GameState& a, const GameState& b) {
   // loses one: compare the new member below too.
   [[maybe_unused]] const auto& [scenario, title, description, table_width, table_depth, features, terrain, armies,
                                 brigades, guns, leaders, turn, phase, initiative, attacker, turn_limit, objectives,
-                                victory_description, seed, step, simultaneous, half, command_stage,
+                                victory_description, seed, step, simultaneous, wing_vision, half, command_stage,
                                 initiative_winner, messengers, next_messenger, movement, risk_tested,
                                 fallen_leaders, after_combat, morale_causes, result, combat, advantage_of_ground,
                                 sight_memo] = a;
@@ -470,7 +472,7 @@ bool same_except_terrain(const GameState& a, const GameState& b) {
          a.turn == b.turn && a.phase == b.phase && a.initiative == b.initiative && a.attacker == b.attacker &&
          a.turn_limit == b.turn_limit && a.objectives == b.objectives &&
          a.victory_description == b.victory_description && a.seed == b.seed && a.step == b.step &&
-         a.simultaneous == b.simultaneous && a.half == b.half && a.command_stage == b.command_stage &&
+         a.simultaneous == b.simultaneous && a.wing_vision == b.wing_vision && a.half == b.half && a.command_stage == b.command_stage &&
          a.initiative_winner == b.initiative_winner && a.messengers == b.messengers &&
          a.next_messenger == b.next_messenger && a.movement == b.movement && a.risk_tested == b.risk_tested &&
          a.fallen_leaders == b.fallen_leaders && a.after_combat == b.after_combat &&

@@ -309,6 +309,8 @@ StateHash state_hash(const GameState& s) {
   hash_movement(h, s.movement);
   h.tag(21);  // sequence of play, command and control (engine.hpp, command.hpp, control.hpp)
   h.boolean(s.simultaneous);
+  // Hashed only when set, so the digests of games without it are unchanged.
+  if (s.wing_vision) h.boolean(true);
   h.u32(s.half);
   h.u32(static_cast<std::uint32_t>(s.command_stage));
   h.str(s.initiative_winner);

@@ -363,6 +363,10 @@ struct GameState {
   // House option for play-by-web: both sides answer each phase in the same
   // step instead of alternately (RULINGS.md).
   bool simultaneous = false;
+  // The game's views are wing-only (GameOptions::seat_vision): each wing sees
+  // only through its own eyes, so it is offered only targets those eyes see
+  // (RULINGS C2, R21). A setting of the game, fixed when it starts.
+  bool wing_vision = false;
   // Alternate play: 0 while the side with initiative acts in the phase, 1
   // while the other side does. Always 0 when simultaneous.
   std::uint32_t half = 0;

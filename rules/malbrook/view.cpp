@@ -109,8 +109,10 @@ void gun_view(Out& u, const Gun& g, const std::vector<OrientedRect>& bases, Know
   u.text(&UnitView::attached_to, "");
 }
 
+// `attachment_shown`: the seat is shown the brigade he is attached to (a
+// seen enemy's attachment names it: RULINGS R21).
 template <class Out>
-void leader_view(Out& u, const Leader& l, const std::vector<OrientedRect>& bases, Knowledge k) {
+void leader_view(Out& u, const Leader& l, const std::vector<OrientedRect>& bases, Knowledge k, bool attachment_shown) {
   const bool full = k != Knowledge::kSeen;
   placed(u, l.id, UnitKind::kLeader, l.army, k, l.position, l.facing_deg, bases, 1);
   u.value(&UnitView::dps, 0);
@@ -121,9 +123,10 @@ void leader_view(Out& u, const Leader& l, const std::vector<OrientedRect>& bases
   u.text(&UnitView::grade, "");
   u.text(&UnitView::command, full ? std::string_view(l.command) : "");
   u.text(&UnitView::wing, full ? std::string_view(l.wing) : "");
-  // The rank shows in the figures on the stand; attachment on the table.
+  // The rank shows in the figures on the stand; attachment on the table,
+  // to a seat that sees the brigade.
   u.text(&UnitView::rank, to_string(l.rank));
-  u.text(&UnitView::attached_to, l.attached_to);
+  u.text(&UnitView::attached_to, full || attachment_shown ? std::string_view(l.attached_to) : "");
 }
 
 // "Messenger Marker -- a single mounted staff officer or rider". Whom it
@@ -274,6 +277,21 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
   }
   const MalbrookScene& scene = shown.sight().scene;
   refresh.expect_units(scene.refs.size());  // at most every piece
+  // Each brigade's place in the scene, worked out for the first seen leader
+  // attached to one.
+  std::vector<std::int64_t> brigade_at;
+  auto brigade_shown = [&](std::string_view id) {
+    if (brigade_at.empty()) {
+      brigade_at.assign(s.brigades.size(), -1);
+      for (std::size_t j = 0; j < scene.refs.size(); ++j) {
+        if (scene.refs[j].kind == PieceKind::kBrigade) brigade_at[scene.refs[j].index] = static_cast<std::int64_t>(j);
+      }
+    }
+    const Brigade* b = s.find_brigade(id);
+    if (b == nullptr) return false;
+    const std::int64_t at = brigade_at[static_cast<std::size_t>(b - s.brigades.data())];
+    return at >= 0 && shown(static_cast<std::size_t>(at)).has_value();
+  };
   if (shown_at != nullptr) shown_at->clear();
   // Each unit is compared with the one the view holds before it is built
   // (ViewRefresh::give_unit): most are unchanged, and are not built at all.
@@ -306,7 +324,14 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
       }
       case PieceKind::kLeader: {
         const Leader& l = s.leaders[ref.index];
-        give(l.id, &ViewSince::leaders, [&](auto& u) { leader_view(u, l, bases, k); });
+        if (k == Knowledge::kSeen && !l.attached_to.empty()) {
+          // His unit depends on whether the seat sees another piece too:
+          // unchanged himself, he may still be told otherwise.
+          const bool attachment_shown = brigade_shown(l.attached_to);
+          refresh.give_unit(l.id, [&](auto& u) { leader_view(u, l, bases, k, attachment_shown); });
+        } else {
+          give(l.id, &ViewSince::leaders, [&](auto& u) { leader_view(u, l, bases, k, true); });
+        }
         break;
       }
       case PieceKind::kMessenger: {

@@ -5,11 +5,13 @@
 //
 // The moves of one step are each legal alone but may collide at their ends
 // ("no two units may end on top of each other"); then the bot halts the
-// later unit named by the rejection and resolves again. Any other rejection
+// later of the orders the rejection names (Rejection::decisions) and
+// resolves again. Any other rejection
 // of checked answers is an engine error and is returned to the caller.
 //
 // Also: the golden-game text format (answers per step) and the game
 // invariants the full-game test asserts after every step.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <fstream>
@@ -73,9 +75,9 @@ inline Result<StepResult> resolve_bot_step(const GameState& s, std::vector<Answe
       return r;
     }
     bool changed = false;
+    const auto& involved = r.error().decisions;
     for (auto it = answers.rbegin(); it != answers.rend(); ++it) {
-      const std::string unit = it->decision_id.substr(it->decision_id.find('/') + 1);
-      if (!it->steps.empty() && r.error().reason.find(unit) != std::string::npos) {
+      if (!it->steps.empty() && std::find(involved.begin(), involved.end(), it->decision_id) != involved.end()) {
         it->steps.clear();
         it->option = "halt";
         changed = true;

@@ -17,6 +17,7 @@ using test::brigade;
 using test::leader;
 using test::move_to;
 using test::steps_answer;
+using test::replaced;
 using test::tiny_state;
 
 // Every acting leader answers "none" except the given answers.
@@ -108,9 +109,10 @@ TEST(CommandPhase, OneDecisionPerLeaderForItsOwnSeat) {
     EXPECT_EQ(d.kind, "command_actions");
     EXPECT_EQ(d.default_option, "none");
   }
+  // Another seat's decision is answered as one that does not exist (RULINGS R21).
   auto wrong = check_steps(s, "fr_mg1", "fr/army", {move_to({10, 5})});
   ASSERT_FALSE(wrong.ok());
-  EXPECT_EQ(wrong.error().code, "wrong_seat");
+  EXPECT_EQ(wrong.error().code, "unknown_decision");
   auto enemy = check_steps(s, "al_mg3", "al/right", {move_to({46, 40})});
   ASSERT_FALSE(enemy.ok());
   EXPECT_EQ(enemy.error().code, "unknown_decision");  // not the Allies' turn to act
@@ -157,10 +159,14 @@ TEST(CommandActions, AttachMovesToTheBrigadeUnderHisCommand) {
   auto wing = check_steps(s, "fr_lg", "fr/left", {act("attach", "fr_b5")});
   ASSERT_FALSE(wing.ok());
   EXPECT_EQ(wing.error().code, "not_in_chain");
-  // An enemy brigade.
+  // An enemy brigade: answered as an id that does not exist (RULINGS R21).
   auto enemy = check_steps(s, "fr_lg", "fr/left", {act("attach", "al_b1")});
   ASSERT_FALSE(enemy.ok());
-  EXPECT_EQ(enemy.error().code, "enemy_brigade");
+  EXPECT_EQ(enemy.error().code, "unknown_brigade");
+  auto made_up = check_steps(s, "fr_lg", "fr/left", {act("attach", "zz_b9")});
+  ASSERT_FALSE(made_up.ok());
+  EXPECT_EQ(made_up.error().code, enemy.error().code);
+  EXPECT_EQ(made_up.error().reason, replaced(enemy.error().reason, "al_b1", "zz_b9"));
   // Too far to reach in one move.
   GameState near = tiny_state();
   leader(near, "fr_mg1").position = {10, 40};  // 31" from fr_b1

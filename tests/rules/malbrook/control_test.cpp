@@ -311,7 +311,7 @@ TEST(ControlTest, PlayersChooseTheLeaderAndGradeModifiersBeforeRolling) {
   EXPECT_EQ(bad.error().code, "bad_option");
   auto seat = check(t, option_answer("control/fr_b3", "fr/right", "test+1"));
   ASSERT_FALSE(seat.ok());
-  EXPECT_EQ(seat.error().code, "wrong_seat");
+  EXPECT_EQ(seat.error().code, "unknown_decision");  // another seat's: as if none (RULINGS R21)
 }
 
 TEST(ControlTest, GunsChoosePlusOrMinusOne) {

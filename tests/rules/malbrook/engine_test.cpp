@@ -15,6 +15,7 @@ namespace {
 
 using test::option_answer;
 using test::steps_answer;
+using test::replaced;
 using test::tiny_state;
 
 Seed seed_of(std::uint8_t x) {
@@ -90,10 +91,19 @@ TEST(Engine, IllegalStepsAreRefusedAndChangeNothing) {
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().code, "unknown_decision");
 
+  // Another seat's decision is answered as one that does not exist
+  // (RULINGS R21): the reply says nothing of whose it is.
   auto wrong = check(s, steps_answer("command/fr_lg", "al/right", {}));
   ASSERT_FALSE(wrong.ok());
-  EXPECT_EQ(wrong.error().code, "wrong_seat");
-  EXPECT_NE(wrong.error().reason.find("fr/left"), std::string::npos);
+  EXPECT_EQ(wrong.error().code, "unknown_decision");
+  auto made_up = check(s, steps_answer("command/zz_lg", "al/right", {}));
+  ASSERT_FALSE(made_up.ok());
+  EXPECT_EQ(wrong.error().reason, replaced(made_up.error().reason, "zz_lg", "fr_lg"));
+  // The umpire is told whose it is.
+  auto umpire = check(s, steps_answer("command/fr_lg", "umpire", {}));
+  ASSERT_FALSE(umpire.ok());
+  EXPECT_EQ(umpire.error().code, "wrong_seat");
+  EXPECT_NE(umpire.error().reason.find("fr/left"), std::string::npos);
 
   auto bad_option = check(s, option_answer("command/fr_lg", "fr/left", "charge"));
   ASSERT_FALSE(bad_option.ok());
