@@ -54,7 +54,8 @@
 #include "server/src/metrics.hpp"
 #include "server/src/notify/notifier.hpp"
 #include "server/src/game/replay.hpp"
-#include "server/src/room.hpp"
+#include "server/src/game/room.hpp"
+#include "server/src/game/restore.hpp"
 
 #include "tests/bench/bench_util.hpp"
 
