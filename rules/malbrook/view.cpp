@@ -109,8 +109,9 @@ void gun_view(Out& u, const Gun& g, const std::vector<OrientedRect>& bases, Know
   u.text(&UnitView::attached_to, "");
 }
 
-// `attachment_shown`: the seat is shown the brigade he is attached to (a
-// seen enemy's attachment names it: RULINGS R21).
+// `attachment_shown`: the seat is shown the brigade he is attached to. A
+// leader the seat sees but does not own (an enemy, or with wing-only vision
+// a friend of another wing) names his brigade only then (RULINGS R21).
 template <class Out>
 void leader_view(Out& u, const Leader& l, const std::vector<OrientedRect>& bases, Knowledge k, bool attachment_shown) {
   const bool full = k != Knowledge::kSeen;
@@ -126,7 +127,7 @@ void leader_view(Out& u, const Leader& l, const std::vector<OrientedRect>& bases
   // The rank shows in the figures on the stand; attachment on the table,
   // to a seat that sees the brigade.
   u.text(&UnitView::rank, to_string(l.rank));
-  u.text(&UnitView::attached_to, full || attachment_shown ? std::string_view(l.attached_to) : "");
+  u.text(&UnitView::attached_to, attachment_shown ? std::string_view(l.attached_to) : "");
 }
 
 // "Messenger Marker -- a single mounted staff officer or rider". Whom it
@@ -324,7 +325,9 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
       }
       case PieceKind::kLeader: {
         const Leader& l = s.leaders[ref.index];
-        if (k == Knowledge::kSeen && !l.attached_to.empty()) {
+        // With side-shared vision a friend's brigade is always shown.
+        const bool may_hide = k == Knowledge::kSeen || (k == Knowledge::kFriendly && !settings.side_shared_vision);
+        if (may_hide && !l.attached_to.empty()) {
           // His unit depends on whether the seat sees another piece too:
           // unchanged himself, he may still be told otherwise.
           const bool attachment_shown = brigade_shown(l.attached_to);

@@ -590,5 +590,45 @@ TEST(Telling, ASeenEnemyLeadersAttachmentShowsOnlyWhenItsBrigadeIsShown) {
   EXPECT_EQ(held, b.view_for("fr/left", ViewSettings{}));
 }
 
+// With wing-only vision a friend of another wing is shown in full when the
+// seat's own pieces see him, but the brigade he is with is named only when
+// the seat is shown it too: its id would tell of a piece the seat does not see.
+TEST(Telling, AFriendlyLeaderOfAnotherWingNamesHisBrigadeOnlyWhenItIsShown) {
+  GameState s = test::tiny_state();
+  ViewSettings wing_only;
+  wing_only.side_shared_vision = false;
+  // The French left wing's Major General stands beside the right wing's
+  // brigade, attached to fr_b1 far away on the left.
+  leader(s, "fr_mg1").position = {60, 13};
+  leader(s, "fr_mg1").attached_to = "fr_b1";
+  brigade(s, "fr_b1").position = {3, 10};
+  const View right = view_for(s, "fr/right", wing_only);
+  const UnitView* mg = nullptr;
+  bool b1_shown = false;
+  for (const auto& u : right.units) {
+    if (u.id == "fr_mg1") mg = &u;
+    if (u.id == "fr_b1") b1_shown = true;
+  }
+  ASSERT_NE(mg, nullptr);
+  ASSERT_FALSE(b1_shown) << "the test needs fr_b1 out of the right wing's sight";
+  EXPECT_EQ(mg->knowledge, Knowledge::kFriendly);
+  EXPECT_EQ(mg->name, leader(s, "fr_mg1").name) << "a friend is shown in full";
+  EXPECT_EQ(mg->attached_to, "");
+  // With side-shared vision the whole side is shown, the attachment too.
+  const View shared = view_for(s, "fr/right", ViewSettings{});
+  for (const auto& u : shared.units) {
+    if (u.id == "fr_mg1") EXPECT_EQ(u.attached_to, "fr_b1");
+  }
+  // A view refreshed into this state is the one built afresh.
+  GameState before = s;
+  brigade(before, "fr_b1").position = {56, 10};
+  MalbrookGame a(before);
+  View held = a.view_for("fr/right", wing_only);
+  MalbrookGame b(s);
+  ViewUpdate update;
+  b.refresh_view("fr/right", wing_only, held, update);
+  EXPECT_EQ(held, b.view_for("fr/right", wing_only));
+}
+
 }  // namespace
 }  // namespace galloper::rules::malbrook
