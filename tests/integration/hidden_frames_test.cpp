@@ -22,8 +22,10 @@
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/reflection.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -69,28 +71,32 @@ struct Watcher {
 struct UnitFact {
   std::string id, name, side;
   double x = 0, y = 0;
+  std::string attached_to;  // a leader with a brigade stands where it does
 };
 
 // ---- Looking through a frame, field by field (protobuf reflection). ----
 
-void strings_in(const pb::Message& m, std::vector<std::string>& out) {
+// Every string field of a message, all the way down; a view's units'
+// names apart (they are names whole, checked as such).
+void strings_in(const pb::Message& m, std::vector<std::string>& out, std::set<std::string>& unit_names) {
   const auto* r = m.GetReflection();
   std::vector<const pb::FieldDescriptor*> fields;
   r->ListFields(m, &fields);
+  const bool unit = m.GetDescriptor() == v1::UnitView::descriptor();
   for (const auto* f : fields) {
     if (f->type() == pb::FieldDescriptor::TYPE_STRING) {
       if (f->is_repeated()) {
         for (int i = 0; i < r->FieldSize(m, f); ++i) out.push_back(r->GetRepeatedString(m, f, i));
+      } else if (unit && f->name() == "name") {
+        unit_names.insert(r->GetString(m, f));
       } else {
         out.push_back(r->GetString(m, f));
       }
     } else if (f->type() == pb::FieldDescriptor::TYPE_MESSAGE) {
-      if (f->is_map()) {
-        for (int i = 0; i < r->FieldSize(m, f); ++i) strings_in(r->GetRepeatedMessage(m, f, i), out);
-      } else if (f->is_repeated()) {
-        for (int i = 0; i < r->FieldSize(m, f); ++i) strings_in(r->GetRepeatedMessage(m, f, i), out);
+      if (f->is_repeated()) {
+        for (int i = 0; i < r->FieldSize(m, f); ++i) strings_in(r->GetRepeatedMessage(m, f, i), out, unit_names);
       } else {
-        strings_in(r->GetMessage(m, f), out);
+        strings_in(r->GetMessage(m, f), out, unit_names);
       }
     }
   }
@@ -115,17 +121,21 @@ void points_in(const pb::Message& m, std::vector<std::pair<double, double>>& out
   }
 }
 
-bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// `id` in `text` as a word of its own (not part of a longer id).
-bool has_word(const std::string& text, const std::string& id) {
-  for (auto at = text.find(id); at != std::string::npos; at = text.find(id, at + 1)) {
-    const bool left = at == 0 || !word_char(text[at - 1]);
-    const bool right = at + id.size() == text.size() || !word_char(text[at + id.size()]);
-    if (left && right) return true;
-  }
-  return false;
+// A point as a key: positions are compared to a millionth of an inch.
+std::pair<long long, long long> place_key(double x, double y) {
+  return {std::llround(x * 1e6), std::llround(y * 1e6)};
 }
+
+struct Epoch {
+  bool fresh = true;
+  std::uint64_t step = 0;
+  std::set<std::string> allowed;
+  std::vector<std::string> seen_names, seen_enemy_names;
+  std::vector<const UnitFact*> hidden;
+  std::map<std::pair<long long, long long>, std::string> hidden_places;
+};
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::set<std::string> ids_of(const v1::GameView& view) {
   std::set<std::string> out;
@@ -162,6 +172,7 @@ class HiddenFrames : public ::testing::TestWithParam<Setup> {
 TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
   const auto setup = GetParam();
   const auto port = server_->port();
+  const auto started = std::chrono::steady_clock::now();
 
   // The game: every player seat the bot's but the prober's.
   Client organiser(port);
@@ -250,6 +261,10 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
 
   std::uint64_t last_step = 0;
   int resolved = 0;
+  // When the umpire edits, a spectator arrives late, a connection drops and
+  // the umpire rewinds: a quarter, two fifths, half and two thirds of the way.
+  const int span = steps_ > 0 ? steps_ : 24;
+  const int edit_at = span / 4, late_at = span * 2 / 5, drop_at = span / 2, rewind_at = span * 2 / 3;
   bool edited = false, rewound = false, late_spectator = false, reconnected = false;
   std::uint64_t edit_step = 0;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::minutes(20);
@@ -274,7 +289,7 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
     if (!owed || owed->locked() || owed->decisions_size() == 0) continue;
 
     // The umpire's moves, once each, when the prober holds up a step.
-    if (!edited && resolved >= 6) {
+    if (!edited && resolved >= edit_at) {
       // Move one of the prober's own brigades a little: every seat is told the table changed.
       std::string unit;
       for (const auto& f : umpire.frames) {
@@ -298,11 +313,11 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
       edit_step = owed->step();
       continue;
     }
-    if (!late_spectator && resolved >= 10) {
+    if (!late_spectator && resolved >= late_at) {
       watch("spectator", true);
       late_spectator = true;
     }
-    if (!reconnected && resolved >= 12) {
+    if (!reconnected && resolved >= drop_at) {
       // A seat's connection drops and comes back asking for what it missed.
       std::uint64_t last_sequence = 0;
       for (const auto& f : prober_conn->frames) {
@@ -316,7 +331,7 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
       reconnected = true;
       continue;
     }
-    if (!rewound && edited && resolved >= 16 && edit_step > 0) {
+    if (!rewound && edited && resolved >= rewind_at && edit_step > 0) {
       v1::Envelope e;
       auto* a = e.mutable_umpire_action();
       a->set_game_id(game);
@@ -330,10 +345,15 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
 
     // Probe with hidden units' names where the prober owes something: a
     // decision another seat owes, an order at a hidden target, its odds.
+    // What the prober sees now: its whole-view connection's last view.
     std::set<std::string> seen;
-    for (const auto& f : prober_conn->frames) {
-      if (f.env.has_step_resolved()) seen = ids_of(f.env.step_resolved().view());
-      if (f.env.has_joined()) seen = ids_of(f.env.joined().view());
+    for (const auto& w : watchers) {
+      if (w->seat != prober || !w->whole_views) continue;
+      for (const auto& f : w->frames) {
+        if (f.env.has_step_resolved()) seen = ids_of(f.env.step_resolved().view());
+        if (f.env.has_view()) seen = ids_of(f.env.view());
+        if (f.env.has_joined()) seen = ids_of(f.env.joined().view());
+      }
     }
     std::string hidden_unit, hidden_decision;
     for (auto it = umpire.frames.rbegin(); it != umpire.frames.rend() && hidden_unit.empty(); ++it) {
@@ -426,7 +446,10 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
   EXPECT_TRUE(edited);
   EXPECT_TRUE(late_spectator);
   EXPECT_TRUE(reconnected);
+  EXPECT_TRUE(rewound);
   EXPECT_GT(probes, 0) << "no probe found a hidden unit to ask about";
+
+  const auto played = std::chrono::steady_clock::now();
 
   // ---- The ground truth: every unit there was, where it stood at each step. ----
   std::map<std::string, UnitFact> units;  // by id, the last known
@@ -434,7 +457,7 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
   auto learn = [&](const v1::GameView& view, std::uint64_t step) {
     for (const auto& u : view.units()) {
       if (u.kind() == v1::UNIT_KIND_MESSENGER || u.kind() == v1::UNIT_KIND_MARKER) continue;
-      UnitFact f{u.id(), u.name(), u.side(), u.position().x(), u.position().y()};
+      UnitFact f{u.id(), u.name(), u.side(), u.position().x(), u.position().y(), u.attached_to()};
       units[u.id()] = f;
       at_step[step][u.id()] = f;
     }
@@ -469,6 +492,7 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
     }
     std::set<std::string> before, now;
     std::uint64_t step = 0;
+    Epoch epoch;
     for (const auto& f : w->frames) {
       const v1::GameView* v = f.env.has_joined()          ? &f.env.joined().view()
                               : f.env.has_view()          ? &f.env.view()
@@ -505,51 +529,109 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
         EXPECT_EQ(f.raw.find("hook-secret-3141"), std::string::npos);
         continue;
       }
-      std::set<std::string> allowed = before;
-      allowed.insert(now.begin(), now.end());
+      // What the seat may be told of now, worked out once per view it gets:
+      // the units it sees (before the step and after it), the names of those
+      // longest first ("Fugger's Imperial cuirassiers" before "Fugger"), and
+      // the units it does not see with where they stand.
+      if (v != nullptr || epoch.step != step || epoch.fresh) {
+        epoch = Epoch{};
+        epoch.fresh = false;
+        epoch.step = step;
+        epoch.allowed = before;
+        epoch.allowed.insert(now.begin(), now.end());
+        for (const auto& seen_id : epoch.allowed) {
+          if (const auto u = units.find(seen_id); u != units.end() && !u->second.name.empty()) {
+            epoch.seen_names.push_back(u->second.name);
+          }
+        }
+        std::sort(epoch.seen_names.begin(), epoch.seen_names.end(),
+                  [](const std::string& a, const std::string& b) { return a.size() > b.size(); });
+        const auto stand = [](const UnitFact& u) { return u.attached_to.empty() ? u.id : u.attached_to; };
+        std::set<std::pair<long long, long long>> seen_places;
+        std::set<std::string> seen_stands;
+        for (const auto& known : {at_step[step], at_step[step > 0 ? step - 1 : 0]}) {
+          for (const auto& [id, u] : known) {
+            if (!epoch.allowed.contains(id)) continue;
+            seen_places.insert(place_key(u.x, u.y));
+            seen_stands.insert(stand(u));
+          }
+        }
+        for (const auto& [id, unit] : units) {
+          if (epoch.allowed.contains(id)) {
+            if (unit.side != side && !side.empty() && !unit.name.empty()) epoch.seen_enemy_names.push_back(unit.name);
+            continue;
+          }
+          epoch.hidden.push_back(&unit);
+          for (const auto& known : {at_step[step], at_step[step > 0 ? step - 1 : 0]}) {
+            const auto it = known.find(id);
+            // A leader with a brigade stands where it does, and a point where
+            // the seat sees a unit stand says nothing of another there too.
+            if (it == known.end() || seen_stands.contains(stand(it->second)) ||
+                seen_places.contains(place_key(it->second.x, it->second.y))) {
+              continue;
+            }
+            epoch.hidden_places[place_key(it->second.x, it->second.y)] = id;
+          }
+        }
+      }
+      // The frame's strings: every word (ids are words), the texts people
+      // read (with spaces) with the names of units it sees blanked out, and
+      // the names of the units in its view.
       std::vector<std::string> strings;
-      strings_in(f.env, strings);
+      std::set<std::string> unit_names;
+      strings_in(f.env, strings, unit_names);
+      // A refusal of the seat's own request may quote the id it sent (a
+      // probe's): the probes check those say no more than a made-up id.
+      const bool echo = f.env.has_error() && f.env.correlation_id() != 0;
+      std::map<std::string, std::string> words;  // each word, and a string it came from
+      std::vector<std::string> texts;
+      for (auto& said : strings) {
+        const bool text = said.find(' ') != std::string::npos;
+        if (text) {
+          for (const auto& name : epoch.seen_names) {
+            for (auto at = said.find(name); at != std::string::npos; at = said.find(name)) {
+              said.replace(at, name.size(), "<seen>");
+            }
+          }
+        }
+        if (!echo) {
+          std::string word;
+          for (const char c : said + " ") {
+            if (word_char(c)) {
+              word += c;
+            } else if (!word.empty()) {
+              words.emplace(std::move(word), said.substr(0, 300));
+              word.clear();
+            }
+          }
+        }
+        if (text) texts.push_back(std::move(said));
+      }
+      for (const auto* unit : epoch.hidden) {
+        EXPECT_FALSE(words.contains(unit->id)) << w->seat << " at step " << step << " was told of unseen " << unit->id
+                                               << " in \"" << words[unit->id] << "\" of "
+                                               << f.env.ShortDebugString();
+        if (unit->name.empty()) continue;
+        EXPECT_FALSE(unit_names.contains(unit->name)) << w->seat << " was shown unseen " << unit->id << " by name";
+        EXPECT_TRUE(unit->name.find(' ') != std::string::npos || !words.contains(unit->name))
+            << w->seat << " at step " << step << " was told the name of unseen " << unit->id;
+        for (const auto& text : texts) {
+          EXPECT_EQ(text.find(unit->name), std::string::npos)
+              << w->seat << " at step " << step << " was told the name of unseen " << unit->id << " in \"" << text
+              << "\"";
+        }
+      }
+      // Seen: an enemy shows no name (R21).
+      for (const auto& name : epoch.seen_enemy_names) {
+        EXPECT_EQ(f.raw.find(name), std::string::npos) << w->seat << " was told the name of a seen enemy, " << name;
+      }
       std::vector<std::pair<double, double>> points;
       points_in(f.env, points);
-      for (const auto& [id, unit] : units) {
-        const bool own_side = !side.empty() && unit.side == side;
-        if (allowed.contains(id)) {
-          // Seen: an enemy shows no name (R21).
-          if (!own_side && !unit.name.empty()) {
-            EXPECT_EQ(f.raw.find(unit.name), std::string::npos)
-                << w->seat << " was told the name of a seen enemy, " << unit.name << ": " << f.env.ShortDebugString();
-          }
-          continue;
-        }
-        // A refusal of the seat's own request may quote the id it sent (a
-        // probe's): the probes check those say no more than a made-up id.
-        const bool echo = f.env.has_error() && f.env.correlation_id() != 0;
-        for (const auto& s : strings) {
-          EXPECT_FALSE(!echo && has_word(s, id)) << w->seat << " at step " << step << " was told of unseen " << id << " in \"" << s
-                                        << "\"";
-          if (!unit.name.empty()) {
-            EXPECT_EQ(s.find(unit.name), std::string::npos)
-                << w->seat << " at step " << step << " was told the name of unseen " << id << " in \"" << s << "\"";
-          }
-        }
-        for (const auto& known : {at_step[step], at_step[step > 0 ? step - 1 : 0]}) {
-          const auto it = known.find(id);
-          if (it == known.end()) continue;
-          // A leader with a brigade stands where it does: a point the seat
-          // sees a unit at is not the unseen one's.
-          const auto at = [&](const UnitFact& u) { return [&](double x, double y) {
-            return std::abs(x - u.x) < 1e-9 && std::abs(y - u.y) < 1e-9;
-          }; };
-          bool shared = false;
-          for (const auto& other : allowed) {
-            if (auto o = known.find(other); o != known.end() && at(it->second)(o->second.x, o->second.y)) shared = true;
-          }
-          if (shared) continue;
-          for (const auto& [x, y] : points) {
-            EXPECT_FALSE(at(it->second)(x, y)) << w->seat << " at step " << step << " was sent the position of unseen "
-                                               << id << ": " << f.env.ShortDebugString().substr(0, 1500);
-          }
-        }
+      for (const auto& [x, y] : points) {
+        const auto it = epoch.hidden_places.find(place_key(x, y));
+        EXPECT_TRUE(it == epoch.hidden_places.end())
+            << w->seat << " at step " << step << " was sent the position of unseen " << it->second << ": "
+            << f.env.ShortDebugString().substr(0, 1500);
       }
       // Settings carry no webhook URL; no frame carries one.
       if (f.env.has_joined()) {
@@ -562,6 +644,10 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
     if (::testing::Test::HasFailure()) return;
   }
   EXPECT_GT(checked, 100);
+  const auto done = std::chrono::steady_clock::now();
+  std::printf("%s: %d steps played in %.1f s, %d frames checked in %.1f s\n", setup.scenario.c_str(), resolved,
+              std::chrono::duration<double>(played - started).count(), checked,
+              std::chrono::duration<double>(done - played).count());
 
   // Each seat numbers what it was told with no gaps (the catch-up and the
   // live frames of one connection together, from the first it asked for).
