@@ -793,12 +793,15 @@ std::vector<AfterAction> after_combat_options(const CombatBrigade& p, CombatBand
       if (charged_only_guns) return ride;
       return any;
     case CombatBand::kInconclusive: {
-      if (charged_foot) return {AfterAction::kRetire};
+      // "Cavalry who charged à l'outrance against dismounted dragoons or a
+      // single rank of enemy cavalry, ride-through" names dismounted dragoons,
+      // who are foot: it comes before "Cavalry who charged foot retire".
       bool soft = !enemy.parts.empty();
       for (const auto& e : enemy.parts) {
         soft = soft && (e.type == TroopType::kDismountedDragoons || (is_cavalry(e.type) && e.single_rank));
       }
-      if (cav && p.a_outrance && soft) return ride;
+      if (cav && charged && p.a_outrance && soft) return ride;
+      if (charged_foot) return {AfterAction::kRetire};
       return {AfterAction::kRemain, AfterAction::kRetire};
     }
     case CombatBand::kDrivenBack: {

@@ -357,6 +357,27 @@ TEST(ChargeFlow, ALOutranceAgainstCavalryAddsTwoAndTakesTwoDpsWhenInconclusive) 
   EXPECT_EQ(r.a.parts[0].options, (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
 }
 
+// "+1/-1 ... Cavalry who charged à l'outrance against dismounted dragoons or
+// a single rank of enemy cavalry, ride-through" -- though dismounted dragoons
+// are foot, and "Cavalry who charged foot retire".
+TEST(ChargeFlow, HussarsALOutranceAgainstDismountedDragoonsInconclusiveRideThrough) {
+  GameState s = combat_state({unit("fr_hu", "fr", TroopType::kHussars, {16, 10}, 0),
+                              unit("al_dd", "al", TroopType::kDismountedDragoons, {16, 13}, 180)});
+  std::vector<Event> ev;
+  std::vector<int> faces{4, 4};
+  for (int i = 0; i < 20; ++i) faces.push_back(1);  // no hits either side: inconclusive
+  FixedDice dice(faces);
+  ASSERT_TRUE(step(s, {{"charge/fr_hu", "outrance:al_dd"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"response/al_dd", "stand"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_hu", "2"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.results.size(), 1u);
+  const CombatResult& r = s.combat.results[0];
+  ASSERT_EQ(r.band_a, CombatBand::kInconclusive);
+  EXPECT_EQ(r.a.parts[0].options, (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
+  // The dragoons, inconclusive against cavalry, remain or retire.
+  EXPECT_EQ(r.b.parts[0].options, (std::vector<AfterAction>{AfterAction::kRemain, AfterAction::kRetire}));
+}
+
 TEST(ChargeFlow, FootThatMovedChargedByCavalryLoseTwo) {
   GameState s = horse_at_foot();
   brigade(s, "al_b1").status |= static_cast<std::uint32_t>(Status::kMoved);
@@ -541,6 +562,7 @@ TEST(ChargeFlow, CavalryThatMovedMayChargeAndTakeFatigueDpsFromTheChargeDice) {
   EXPECT_TRUE(brigade(s, "fr_h").has(Status::kFailedCharge));
   EXPECT_EQ(brigade(s, "fr_h").dps, 1u);  // the 6
 }
+
 }  // namespace
 }  // namespace galloper::rules::malbrook
 

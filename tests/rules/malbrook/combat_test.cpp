@@ -278,6 +278,51 @@ TEST(AfterCombatOptions, CavalryAgainstFootAndTheGrades) {
             (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
 }
 
+// "Foot. Troops that fight on foot. This includes dismounted dragoons as well
+// as infantry." Inconclusive: "Cavalry who charged foot retire. Cavalry who
+// charged à l'outrance against dismounted dragoons or a single rank of enemy
+// cavalry, ride-through": the second sentence names the dismounted dragoons
+// the first would otherwise send back.
+TEST(AfterCombatOptions, DismountedDragoonsAreFootYetHorseALOutranceRidesThroughThem) {
+  EXPECT_TRUE(is_foot(TroopType::kDismountedDragoons));
+  EXPECT_FALSE(is_cavalry(TroopType::kDismountedDragoons));
+  EXPECT_TRUE(is_foot(TroopType::kFoot));
+  CombatSide dragoons;
+  dragoons.foot = true;
+  CombatBrigade dd;
+  dd.type = TroopType::kDismountedDragoons;
+  dd.single_rank = true;
+  dragoons.parts = {dd};
+  CombatBrigade hu;
+  hu.type = TroopType::kHussars;
+  hu.grade = Grade::kD;
+  hu.charged = true;
+  hu.a_outrance = true;
+  const std::vector<AfterAction> ride{AfterAction::kRideThrough2, AfterAction::kRideThrough3};
+  EXPECT_EQ(after_combat_options(hu, CombatBand::kInconclusive, dragoons, CombatBand::kInconclusive), ride);
+  // Charging at the trot they are cavalry who charged foot: retire.
+  CombatBrigade trot = hu;
+  trot.a_outrance = false;
+  EXPECT_EQ(after_combat_options(trot, CombatBand::kInconclusive, dragoons, CombatBand::kInconclusive),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  // So are those who charged à l'outrance and won a success: "Cavalry who charged foot retire".
+  EXPECT_EQ(after_combat_options(hu, CombatBand::kSuccess, dragoons, CombatBand::kDrivenBack),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  // Infantry beside the dragoons: not "against dismounted dragoons" only.
+  CombatSide mixed = dragoons;
+  CombatBrigade inf;
+  inf.type = TroopType::kFoot;
+  mixed.parts.push_back(inf);
+  EXPECT_EQ(after_combat_options(hu, CombatBand::kInconclusive, mixed, CombatBand::kInconclusive),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  // The dismounted dragoons charged by cavalry are foot: a success leaves them in place.
+  CombatSide hussars;
+  hussars.cavalry = true;
+  hussars.parts = {hu};
+  EXPECT_EQ(after_combat_options(dd, CombatBand::kSuccess, hussars, CombatBand::kDrivenBack),
+            (std::vector<AfterAction>{AfterAction::kRemain}));
+}
+
 TEST(CombatPhase, PassesToMoraleWithNoCavalryAndCombatsResolved) {
   GameState s = foot_duel();
   EXPECT_TRUE(pending(s).empty());
