@@ -456,7 +456,11 @@ void compute_modifiers(const GameState& s, CombatSide& side, const CombatSide& e
     ground = ground || advantage_of_ground(s, b, enemy_fighting);
     pursuing = pursuing || p.pursuing;
     cavalry_pursuing = cavalry_pursuing || (p.pursuing && is_cavalry(p.type));
-    any_supported = any_supported || (!p.a_outrance && supported(s, b, enemy_bodies));
+    // "Cavalry charging à l'outrance and foot giving fire by platoon never
+    // count as supported regardless of the number of ranks": new style foot
+    // fire by platoon in any formation (RULINGS C9).
+    const bool platoon_firing = b.type == TroopType::kFoot && b.style == FightingStyle::kNew;
+    any_supported = any_supported || (!p.a_outrance && !platoon_firing && supported(s, b, enemy_bodies));
     moved_foot = moved_foot || (is_foot(p.type) && p.moved);
     flanked = flanked || p.flanked;
     if (b.type == TroopType::kFoot && b.style == FightingStyle::kNew && b.formation == Formation::kLine) {

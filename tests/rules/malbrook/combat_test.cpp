@@ -161,6 +161,32 @@ TEST(CombatModifiers, SupportedTwoRankLineButNotPlatoonFire) {
   EXPECT_EQ(modifier(q.b, "platoon fire"), 0);
 }
 
+// "Cavalry charging à l'outrance and foot giving fire by platoon never count
+// as supported regardless of the number of ranks": new style foot fire by
+// platoon in any formation (RULINGS C9), with or without the platoon bonus
+// (which needs a single line against infantry).
+TEST(CombatModifiers, PlatoonFiringFootAreNeverSupported) {
+  GameState s = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0, 8),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 10.5}, 180)});
+  brigade(s, "fr_b1").style = FightingStyle::kNew;
+  brigade(s, "fr_b1").formation = Formation::kTwoRankLine;  // 4 + 4 bases, 1" x 3/4"
+  CombatResult r = assessed(s);
+  EXPECT_EQ(r.a.bases, 4);
+  EXPECT_EQ(modifier(r.a, "platoon fire"), 0);  // not a single line
+  EXPECT_EQ(modifier(r.a, "supported"), 0);
+  // In field column, against cavalry: still firing by platoon.
+  GameState c = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0, 6),
+                              unit("al_h", "al", TroopType::kHorse, {16, 10.5}, 180)});
+  brigade(c, "fr_b1").style = FightingStyle::kNew;
+  brigade(c, "fr_b1").formation = Formation::kFieldColumn;
+  r = assessed(c);
+  EXPECT_EQ(modifier(r.a, "supported"), 0);
+  // Traditional foot in the same field column are supported.
+  brigade(c, "fr_b1").style = FightingStyle::kTraditional;
+  r = assessed(c);
+  EXPECT_EQ(modifier(r.a, "supported"), 1);
+}
+
 TEST(CombatModifiers, MultipleBrigadesMajorityGradeAndAverageDps) {
   GameState s = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0),
                               unit("fr_b2", "fr", TroopType::kFoot, {20.5, 10}, 0),
