@@ -441,7 +441,19 @@ std::string pursuit_target(const GameState& s, const Brigade& b, const std::vect
   return best;
 }
 
-void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& events) {
+// An opponent of the entry's combat retiring or routing on the table: someone
+// to pursue ("pursue an opponent who routed or retired").
+bool someone_to_pursue(const GameState& s, const AfterCombatEntry& e) {
+  for (const auto& id : e.enemies) {
+    const Brigade* o = s.find_brigade(id);
+    if (o != nullptr && brigade_on_table(*o) && retreating(*o)) return true;
+  }
+  return false;
+}
+
+// `could_pursue`: an opponent was retiring or routing when the brigade chose
+// (someone_to_pursue then).
+void execute(GameState& s, AfterCombatEntry& e, bool could_pursue, Dice& dice, std::vector<Event>& events) {
   e.executed = true;
   Brigade* b = find_mut(s, e.brigade);
   if (b == nullptr || !brigade_on_table(*b)) return;
@@ -462,8 +474,9 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
     case AfterAction::kRetireHaltShort:
     case AfterAction::kRout:
       // "+7 Breakthrough ... Cavalry who elect not to pursue take 1 DP":
-      // retiring is not pursuing either (RULINGS C21).
-      if (e.chosen != AfterAction::kRout && e.result >= 7 && is_cavalry(b->type)) {
+      // retiring is not pursuing either -- where there was anyone to pursue
+      // (RULINGS C21).
+      if (e.chosen != AfterAction::kRout && e.result >= 7 && is_cavalry(b->type) && could_pursue) {
         events.push_back(event("after_combat", b->id + " does not pursue the broken enemy: 1 DP.", *b));
         add_dps(s, *b, 1, DpCause::kCombat, events);
         b = find_mut(s, e.brigade);
@@ -525,10 +538,17 @@ void run(GameState& s, Dice& dice, std::vector<Event>& events) {
       }
     }
     if (owed) return;
+    // Whom each could pursue when it chose: nothing has moved since.
+    std::vector<bool> could_pursue(ac.entries.size(), false);
+    for (std::size_t i = 0; i < ac.entries.size(); ++i) {
+      if (!ac.entries[i].executed && ac.entries[i].round == round) {
+        could_pursue[i] = someone_to_pursue(s, ac.entries[i]);
+      }
+    }
     for (std::size_t i = 0; i < ac.entries.size(); ++i) {
       if (ac.entries[i].executed || ac.entries[i].round != round) continue;
       AfterCombatEntry e = ac.entries[i];
-      execute(s, e, dice, events);
+      execute(s, e, could_pursue[i], dice, events);
       s.after_combat.entries[i] = e;
     }
   }
@@ -592,8 +612,12 @@ std::vector<AfterAction> available_actions(const GameState& s, const AfterCombat
   for (auto a : e.options) {
     switch (a) {
       case AfterAction::kPursue:
-      case AfterAction::kRemainWithDp:
         if (opponent_retreating) add(a);
+        break;
+      case AfterAction::kRemainWithDp:
+        // Nobody to pursue, no pursuit declined: remain without the DP
+        // (RULINGS C21).
+        add(opponent_retreating ? a : AfterAction::kRemain);
         break;
       case AfterAction::kTakePosition:
         if (opponent_gone && is_foot(b->type)) add(a);

@@ -294,6 +294,72 @@ TEST(AfterCombat, CavalryRetiringAfterAnInconclusiveCombatTakeNoDp) {
   EXPECT_EQ(brigade(s, "fr_b1").dps, 0u);
 }
 
+// "+7 Breakthrough ... Others may take any permitted after combat action.
+// Cavalry who elect not to pursue take 1 DP." With nobody left to pursue
+// (the opponent destroyed, or only guns charged) there is no pursuit to
+// elect against: A-B cavalry remain (the default) or retire, without the DP,
+// as C-E cavalry whose "must pursue" finds nobody simply remain (RULINGS C21).
+TEST(AfterCombat, BreakthroughCavalryWithNobodyToPursueRemainOrRetireWithoutTheDp) {
+  auto destroyed_opponent = [] {
+    GameState s = facing_off();
+    brigade(s, "fr_b1").type = TroopType::kHorse;
+    brigade(s, "fr_b1").grade = Grade::kA;
+    add_combat(s, 7, {AfterAction::kPursue, AfterAction::kRemainWithDp, AfterAction::kRetire}, {AfterAction::kRout});
+    Brigade& al = brigade(s, "al_b1");  // the break cost it its last bases
+    al.bases = 0;
+    al.status |= bit(Status::kDestroyed);
+    return s;
+  };
+  GameState s = destroyed_opponent();
+  FixedDice none{};
+  FixedDice spare{3, 4, 3, 4};  // a retire, were it forced
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, spare, ev);
+  auto ds = after_combat_pending(s);
+  ASSERT_EQ(ids(ds), (std::vector<std::string>{"after/fr_b1"}));
+  std::vector<std::string> options;
+  for (const auto& o : ds[0].options) options.push_back(o.id);
+  EXPECT_EQ(options, (std::vector<std::string>{"remain", "retire"}));
+  EXPECT_EQ(ds[0].default_option, "remain");
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "remain")}, none, ev);
+  EXPECT_TRUE(after_combat_done(s));
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 0u);
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 10, 1e-9);
+
+  GameState r = destroyed_opponent();
+  FixedDice spare2{3, 4, 3, 4};
+  after_combat_resolve(r, {}, spare2, ev);
+  FixedDice retire{3, 4, 3, 4, 3, 4};
+  std::vector<Event> mine;
+  after_combat_resolve(r, {option_answer("after/fr_b1", "fr/left", "retire")}, retire, mine);
+  EXPECT_EQ(brigade(r, "fr_b1").dps, 0u);
+  EXPECT_TRUE(brigade(r, "fr_b1").has(Status::kRetiring));
+  for (const auto& e : mine) EXPECT_EQ(e.text.find("does not pursue"), std::string::npos) << e.text;
+
+  // Only guns charged: their crews gone, nobody to pursue either.
+  GameState g = facing_off();
+  brigade(g, "fr_b1").type = TroopType::kHorse;
+  brigade(g, "fr_b1").grade = Grade::kB;
+  brigade(g, "al_b1").position = {40, 30};
+  CombatResult c;
+  c.id = "t1c1";
+  c.turn = g.turn;
+  c.a.army = "fr";
+  c.a.brigades = {"fr_b1"};
+  c.a.parts = {part(brigade(g, "fr_b1"), {AfterAction::kPursue, AfterAction::kRemainWithDp, AfterAction::kRetire})};
+  c.b.army = "al";
+  c.b.guns = {"al_gun"};
+  c.difference = 7;
+  c.loser = "al";
+  g.combat.results.push_back(c);
+  FixedDice spare3{3, 4, 3, 4};
+  after_combat_resolve(g, {}, spare3, ev);
+  ds = after_combat_pending(g);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].options.size(), 2u);
+  EXPECT_EQ(ds[0].default_option, "remain");
+}
+
 TEST(AfterCombat, RideThroughASingleRankAndFaceTheNearestThreat) {
   GameState s = facing_off();
   Brigade& fr = brigade(s, "fr_b1");
