@@ -324,21 +324,40 @@ void start(GameState& s) {
 
 bool retreating(const Brigade& b) { return b.has(Status::kRetiring) || b.has(Status::kRouting); }
 
+// What a ride-through goes through: the opposing brigades of the entry's
+// combat and the guns it charged ("Cavalry who charged only guns
+// ride-through": their crews gone, the guns stay where they stood).
+std::vector<std::string> ridden_through(const GameState& s, const AfterCombatEntry& e) {
+  std::vector<std::string> out = e.enemies;
+  for (const auto& r : s.combat.results) {
+    if (r.id != e.combat) continue;
+    const CombatSide& enemy = r.a.army == e.army ? r.b : r.a;
+    out.insert(out.end(), enemy.guns.begin(), enemy.guns.end());
+  }
+  return out;
+}
+
 // Room to ride through: no opponent more than one rank deep, and the ground
-// just beyond them free of other troops (RULINGS AC6).
+// just beyond them (brigades and guns) free of other troops (RULINGS AC6).
 bool room_to_ride_through(const GameState& s, const Brigade& b, const std::vector<std::string>& enemies) {
   const OrientedRect env = env_of(b);
   const Vec2 fwd = facing_unit(b.facing_deg);
   double beyond = 0;
   for (const auto& id : enemies) {
-    const Brigade* o = s.find_brigade(id);
-    if (o == nullptr || !brigade_on_table(*o)) continue;
-    if (o->formation == Formation::kTwoRankLine || o->formation == Formation::kFieldColumn ||
-        o->formation == Formation::kMarchColumn) {
-      return false;
+    OrientedRect oe;
+    if (const Brigade* o = s.find_brigade(id); o != nullptr && brigade_on_table(*o)) {
+      if (o->formation == Formation::kTwoRankLine || o->formation == Formation::kFieldColumn ||
+          o->formation == Formation::kMarchColumn) {
+        return false;
+      }
+      oe = env_of(*o);
+    } else if (const Gun* g = s.find_gun(id); g != nullptr && !g->has(Status::kDestroyed)) {
+      oe = pose_envelope(pose_of(*g));
+    } else {
+      continue;
     }
     // How far forward the rider must go to clear this opponent.
-    for (Vec2 c : env_of(*o).corners()) beyond = std::max(beyond, dot(c - env.front_mid(), fwd));
+    for (Vec2 c : oe.corners()) beyond = std::max(beyond, dot(c - env.front_mid(), fwd));
   }
   const OrientedRect past = env.translated(fwd * (beyond + env.depth + kClear));
   std::vector<std::string> ignore = enemies;
@@ -360,16 +379,18 @@ void do_ride_through(GameState& s, Brigade& b, const AfterCombatEntry& e, bool t
   if (three) faces.push_back(dice.d6());
   const double inches = move_inches(faces, b.inspire_actions > 0, false);
   const Vec2 fwd = facing_unit(b.facing_deg);
-  std::vector<std::string> ignore = e.enemies;
+  const std::vector<std::string> ignore = ridden_through(s, e);
   const Stop st = first_stop(s, b, fwd, inches, ignore);
   double d = st.distance;
   if (!st.by.empty()) d = std::max(0.0, d - kRideThroughHalt);  // "it will halt beyond 2 inches"
   // It must end clear of the opponents it rode through.
   const OrientedRect end = env_of(b).translated(fwd * d);
   bool clear = true;
-  for (const auto& id : e.enemies) {
+  for (const auto& id : ignore) {
     if (const Brigade* o = s.find_brigade(id); o != nullptr && brigade_on_table(*o)) {
       clear = clear && !overlaps(end, env_of(*o), kEps);
+    } else if (const Gun* g = s.find_gun(id); g != nullptr && !g->has(Status::kDestroyed)) {
+      clear = clear && !overlaps(end, pose_envelope(pose_of(*g)), kEps);
     }
   }
   Event ev = event("ride_through", "", b);
@@ -624,7 +645,7 @@ std::vector<AfterAction> available_actions(const GameState& s, const AfterCombat
         break;
       case AfterAction::kRideThrough2:
       case AfterAction::kRideThrough3:
-        if (room_to_ride_through(s, *b, e.enemies)) {
+        if (room_to_ride_through(s, *b, ridden_through(s, e))) {
           add(a);
         } else {
           // "the brigade must either remain in place or retire"

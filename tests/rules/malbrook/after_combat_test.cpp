@@ -1028,5 +1028,63 @@ TEST(AfterCombat, RideThroughThreeDiceHaltsTwoInchesShortOfNewEnemy) {
   EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kMoved));
 }
 
+// "+2/3 Success ... Cavalry who charged only guns ride-through": the gun
+// whose crew took refuge with its friends stays where it stood, abandoned;
+// the riders go through its position as through any enemy they charged, and
+// room is judged beyond it (RULINGS AC6).
+TEST(AfterCombat, CavalryThatChargedOnlyGunsRideThroughTheAbandonedGun) {
+  auto charged_the_gun = [](Vec2 friends_at) {
+    GameState s = facing_off();
+    Brigade& fr = brigade(s, "fr_b1");
+    fr.type = TroopType::kHorse;  // 1¼" deep: y 8.75..10, x 14..18
+    fr.dps = 1;
+    brigade(s, "al_b1").position = friends_at;
+    Gun g;
+    g.id = "al_g";
+    g.name = "al_g";
+    g.army = "al";
+    g.wing = "right";
+    g.command = "c3";
+    g.position = {16, 10.05};  // facing the riders: its base y 10.05..11.55
+    g.facing_deg = 180;
+    g.status = bit(Status::kAbandoned) | bit(Status::kInCombat);
+    g.crew_with = "al_b1";
+    s.guns = {g};
+    CombatResult r;
+    r.id = "t1c1";
+    r.turn = s.turn;
+    r.a.army = "fr";
+    r.a.brigades = {"fr_b1"};
+    r.a.parts = {part(fr, {AfterAction::kRideThrough2, AfterAction::kRideThrough3})};
+    r.b.army = "al";
+    r.b.guns = {"al_g"};
+    r.difference = 2;
+    r.loser = "al";
+    s.combat.results.push_back(r);
+    return s;
+  };
+  GameState s = charged_the_gun({30, 30});  // the crew's friends well away
+  FixedDice none{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, none, ev);
+  auto ds = after_combat_pending(s);
+  ASSERT_EQ(ids(ds), (std::vector<std::string>{"after/fr_b1"}));
+  FixedDice faces{5, 5};  // 2 AvD = 5"
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "ride_through_2")}, faces, ev);
+  const Brigade& b = brigade(s, "fr_b1");
+  EXPECT_NEAR(pose_envelope(pose_of(b)).center.y, 8.75 + 0.625 + 5, 1e-6);
+  EXPECT_EQ(b.dps, 0u);  // "remove 1 DP"
+  EXPECT_TRUE(b.has(Status::kMoved));
+
+  // The crew's friends right behind the gun: a supporting line too close.
+  GameState t = charged_the_gun({16, 12});  // facing south: y 12..13
+  after_combat_resolve(t, {}, none, ev);
+  ds = after_combat_pending(t);
+  ASSERT_EQ(ds.size(), 1u);
+  std::vector<std::string> options;
+  for (const auto& o : ds[0].options) options.push_back(o.id);
+  EXPECT_EQ(options, (std::vector<std::string>{"remain", "retire"}));
+}
+
 }  // namespace
 }  // namespace galloper::rules::malbrook
