@@ -198,9 +198,13 @@ Travel travel(const GameState& s, const Brigade& mover, Vec2 dir, double max, st
   return t;
 }
 
+// ChargeDeclaration::dice: 1, 2 or 3 dice (2 AvD + D6), or kOneAvdAndD6.
+constexpr std::uint32_t kOneAvdAndD6 = 4;
+std::uint32_t dice_count(std::uint32_t code) { return code == kOneAvdAndD6 ? 2 : code; }
+
 std::vector<int> roll_charge_dice(Dice& dice, std::uint32_t n) {
   std::vector<int> faces;
-  const std::uint32_t avd = std::min<std::uint32_t>(n, 2);
+  const std::uint32_t avd = n == kOneAvdAndD6 ? 1 : std::min<std::uint32_t>(n, 2);
   for (std::uint32_t i = 0; i < avd; ++i) faces.push_back(dice.avd());
   if (n >= 3) faces.push_back(dice.d6());
   return faces;
@@ -220,14 +224,14 @@ void roll_for(GameState& s, Brigade& b, ChargeDeclaration& c, Dice& dice, std::v
   c.inches = charge_inches(c.faces, inspired(b));
   const int fatigue = fatigue_dps(c.faces, pose_of(b), s.terrain.is_rough(env_of(b).polygon(), true));
   const std::uint32_t this_turn = b.move_dice_turn == s.turn ? b.move_dice : 0;
-  record_move_dice(b, s.turn, std::max(this_turn, c.dice));
+  record_move_dice(b, s.turn, std::max(this_turn, dice_count(c.dice)));
   b.status |= bit(Status::kMoved);
   Event e;
   e.kind = "charge_dice";
   e.subjects = {b.id, c.target};
   e.where = {b.position};
   e.text = b.id + (c.counter ? " counter-charges " : " charges ") + c.target + (c.a_outrance ? " à l'outrance" : "") +
-           ": " + std::to_string(c.dice) + (c.dice == 1 ? " die, " : " dice, ") + faces_text(c.faces) + " = " +
+           ": " + std::to_string(dice_count(c.dice)) + (c.dice == 1 ? " die, " : " dice, ") + faces_text(c.faces) + " = " +
            in(c.inches) + ".";
   e.dice = dice.drain();
   events.push_back(std::move(e));
@@ -775,6 +779,8 @@ std::vector<Decision> charge_dice_decisions(const GameState& s) {
       if (n == 0) continue;  // "must roll at least one move die"
       const std::string label = n == 1 ? "1 AvD" : n == 2 ? "2 AvD" : "2 AvD + D6";
       d.options.push_back({std::to_string(n), label});
+      // "Cavalry 1 or 2 AvD ... Both may add an additional optional D6": two dice.
+      if (n == 2) d.options.push_back({"1+d6", "1 AvD + D6"});
     }
     if (d.options.empty()) d.options.push_back({"1", "1 AvD"});
     d.default_option = d.options.size() > 1 ? d.options[1].id : d.options.front().id;
@@ -929,7 +935,7 @@ void apply_charge_dice(GameState& s, const std::vector<Decision>& ds, const std:
     const std::string opt = answer_for(d, answers);
     ChargeDeclaration* c = find_charge(s, after_prefix(d.id, "charge_dice/"));
     if (c == nullptr) continue;
-    c->dice = opt == "3" ? 3 : opt == "2" ? 2 : 1;
+    c->dice = opt == "3" ? 3 : opt == "2" ? 2 : opt == "1+d6" ? kOneAvdAndD6 : 1;
   }
 }
 

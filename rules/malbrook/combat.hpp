@@ -139,7 +139,7 @@ struct ChargeDeclaration {
   std::string target;        // brigade or gun id named at declaration
   bool a_outrance = false;
   bool counter = false;      // a counter-charge against `target` (a charger)
-  std::uint32_t dice = 0;    // 1: 1 AvD, 2: 2 AvD, 3: 2 AvD + D6 (0 until chosen)
+  std::uint32_t dice = 0;    // 1: 1 AvD, 2: 2 AvD, 3: 2 AvD + D6, 4: 1 AvD + D6 (0 until chosen)
   Vec2 start;                // the charger's position and facing when declared
   double start_facing = 0;
   double start_gap = 0;      // edge distance to the target when declared

@@ -563,6 +563,45 @@ TEST(ChargeFlow, CavalryThatMovedMayChargeAndTakeFatigueDpsFromTheChargeDice) {
   EXPECT_EQ(brigade(s, "fr_h").dps, 1u);  // the 6
 }
 
+// "Charge Move. To conduct a charge a brigade must roll at least one move
+// die": its move dice are the normal move's, "Cavalry 1 or 2 AvD ... Both may
+// add an additional optional D6", and "Cavalry may only change speed by up to
+// 2 dice per turn" -- 1 AvD + D6 is two dice, open to a stationary brigade.
+TEST(ChargeFlow, CavalryMayChargeOnOneAverageDieAndAD6) {
+  GameState s = horse_at_foot(4);
+  std::vector<Event> ev;
+  std::vector<int> faces{3, 6};  // AvD 3 + D6 6 = 4.5": contact at 4"
+  for (int i = 0; i < 20; ++i) faces.push_back(1);  // the combat
+  FixedDice dice(faces);
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {}, dice, ev).ok());
+  auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  std::vector<std::string> options;
+  for (const auto& o : ds[0].options) options.push_back(o.id);
+  EXPECT_EQ(options, (std::vector<std::string>{"1", "2", "1+d6"}));  // stationary: at most two dice
+  EXPECT_EQ(ds[0].default_option, "2");
+  EXPECT_TRUE(combat_check(s, option_answer("charge_dice/fr_h", "fr/left", "1+d6")).ok());
+  EXPECT_FALSE(combat_check(s, option_answer("charge_dice/fr_h", "fr/left", "3")).ok());
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "1+d6"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.charges.size(), 1u);
+  EXPECT_EQ(s.combat.charges[0].faces, (std::vector<int>{3, 6}));
+  EXPECT_NEAR(s.combat.charges[0].inches, 4.5, 1e-9);
+  EXPECT_EQ(s.combat.charges[0].contacted, "al_b1");
+  EXPECT_EQ(brigade(s, "fr_h").dps, 2u);  // the 6 on the D6 (fatigue), then the inconclusive combat's
+  EXPECT_EQ(brigade(s, "fr_h").move_dice, 2u);  // two dice for the change of speed
+  // After three dice last turn, 1 AvD + D6 is among 1 to 3 dice.
+  GameState t = horse_at_foot(4);
+  t.turn = 2;
+  record_move_dice(brigade(t, "fr_h"), 1, 3);
+  ASSERT_TRUE(step(t, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_TRUE(step(t, {}, dice, ev).ok());
+  ds = combat_pending(t);
+  ASSERT_EQ(ds.size(), 1u);
+  options.clear();
+  for (const auto& o : ds[0].options) options.push_back(o.id);
+  EXPECT_EQ(options, (std::vector<std::string>{"1", "2", "1+d6", "3"}));
+}
 }  // namespace
 }  // namespace galloper::rules::malbrook
 
