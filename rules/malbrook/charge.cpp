@@ -115,6 +115,39 @@ bool refused_base_clear(const GameState& s, const Brigade& b, const Pose& end) {
   return true;
 }
 
+// "Foot who stand to receive a charge from over 2 inches away may step-back
+// an end stand ... to refuse a flank": the end stand on the side of `from`
+// (the nearest charger's centre) steps back as the movement phase's step
+// places it (manoeuvre.hpp "refuse_step_back"): 1", or ¾", ½", ¼" where 1"
+// would put it into another unit. Its step and pose, or nullopt and why it
+// cannot (the manoeuvre's limits, or no room): then the flank is not refused
+// (RULINGS C5).
+struct Refusal {
+  OrderStep step;
+  Pose end;
+  double back = 0;
+};
+std::optional<Refusal> refusal(const GameState& s, const Brigade& b, Vec2 from, std::string& why) {
+  OrderStep st;
+  st.action = "refuse_step_back";
+  st.pivot = dot(from - env_of(b).center, facing_unit(b.facing_deg + 90)) > 0 ? "right" : "left";
+  st.target = "1";
+  StepContext ctx;
+  ctx.who = "Brigade " + b.id;
+  ctx.grade = b.grade;
+  why = "no room to step back";
+  for (double back : {1.0, 0.75, 0.5, 0.25}) {
+    st.distance = back;
+    auto eff = manoeuvre_step(pose_of(b), st, ctx);
+    if (!eff) {
+      why = eff.error().reason;
+      return std::nullopt;
+    }
+    if (refused_base_clear(s, b, eff->end)) return Refusal{st, eff->end, back};
+  }
+  return std::nullopt;
+}
+
 std::optional<double> first_hit(const Polygon& poly, Vec2 dir, double max, const Polygon& other) {
   auto t = first_contact(poly, dir, max, other);
   if (!t) return std::nullopt;
@@ -755,7 +788,11 @@ std::vector<Decision> charge_response_decisions(const GameState& s) {
         const Brigade* cb = s.find_brigade(c->charger);
         if (cb != nullptr && charge_from_behind_flank(*t, brigade_bases_at(*cb, c->start, c->start_facing))) flank = true;
       }
-      if (flank) d.options.push_back({"refuse_flank", "Step back an end base to refuse the flank"});
+      const Brigade* ncb = s.find_brigade(nearest->charger);
+      std::string why;
+      if (flank && refusal(s, *t, ncb != nullptr ? env_of(*ncb).center : t->position, why)) {
+        d.options.push_back({"refuse_flank", "Step back an end base to refuse the flank"});
+      }
     }
     d.default_option = "stand";
     d.prompt = tid + " is charged by " + nearest->charger + (chargers.size() > 1 ? " and others" : "") +
@@ -891,36 +928,21 @@ void apply_charge_responses(GameState& s, const std::vector<Decision>& ds, const
       r.response = ChargeResponse::kStand;
     } else if (opt == "refuse_flank") {
       r.response = ChargeResponse::kRefuseFlank;
-      // The movement phase's step back (manoeuvre.hpp "refuse_step_back"):
-      // the end base on the charger's side steps back as far as it may, up
-      // to 1", without entering another unit (RULINGS C5).
+      // The movement phase's step back: the end base on the charger's side
+      // steps back as far as it may, up to 1", without entering another unit.
+      // Offered only where it can; should an earlier response have taken the
+      // room, the flank is not refused (RULINGS C5).
       const Brigade* ch = s.find_brigade(against);
-      const Vec2 from = ch != nullptr ? env_of(*ch).center : b->position;
-      OrderStep st;
-      st.action = "refuse_step_back";
-      st.pivot = dot(from - env_of(*b).center, facing_unit(b->facing_deg + 90)) > 0 ? "right" : "left";
-      st.target = "1";
-      StepContext ctx;
-      ctx.who = "Brigade " + id;
-      ctx.grade = b->grade;
-      e.text = id + " refuses its " + st.pivot + " flank to " + against + ": ";
-      bool placed = false;
-      std::string why = "no room to step back";
-      for (double back : {1.0, 0.75, 0.5, 0.25}) {
-        st.distance = back;
-        auto eff = manoeuvre_step(pose_of(*b), st, ctx);
-        if (!eff) {
-          why = eff.error().reason;
-          break;
-        }
-        if (!refused_base_clear(s, *b, eff->end)) continue;
-        apply_pose(*b, eff->end);
+      std::string why;
+      if (const auto ref = refusal(s, *b, ch != nullptr ? env_of(*ch).center : b->position, why)) {
+        e.text = id + " refuses its " + ref->step.pivot + " flank to " + against + ": ";
+        apply_pose(*b, ref->end);
         translate(s, *b, Vec2{});  // attached leaders follow
-        e.text += "the end base steps back " + in(back) + ".";
-        placed = true;
-        break;
+        e.text += "the end base steps back " + in(ref->back) + ".";
+      } else {
+        r.response = ChargeResponse::kStand;
+        e.text = id + " cannot refuse its flank to " + against + " (" + why + ") and stands.";
       }
-      if (!placed) e.text += why + "; the end base faces it where it stands.";
     } else {
       e.text = id + " stands to receive the charge of " + against + ".";
     }

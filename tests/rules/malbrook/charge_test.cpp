@@ -293,6 +293,53 @@ TEST(ChargeFlow, FlankChargeFromBehindTheFlankUnlessRefused) {
   }
 }
 
+// "Foot who stand to receive a charge from over 2 inches away may step-back
+// an end stand ... to refuse a flank": the flank is refused by the stand that
+// steps back. Foot that may not step back (E grade, not a single line: the
+// manoeuvre's own limits) or whose end stand has no room behind it are not
+// offered the refusal, and the charge from behind the flank counts (RULINGS C5).
+TEST(ChargeFlow, NoRefusalWhereTheEndStandCannotStepBack) {
+  auto flank_state = [] {
+    return combat_state({unit("fr_h", "fr", TroopType::kHorse, {21, 12.9}, 270),
+                         unit("al_b1", "al", TroopType::kFoot, {16, 13}, 180)});
+  };
+  auto response_options = [](GameState& s) {
+    std::vector<Event> ev;
+    FixedDice none{};
+    EXPECT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, none, ev).ok());
+    const auto ds = combat_pending(s);
+    return ds.size() == 1 ? ds[0] : Decision{};
+  };
+  GameState e = flank_state();
+  brigade(e, "al_b1").grade = Grade::kE;
+  Decision d = response_options(e);
+  EXPECT_TRUE(has_option(d, "about_face"));
+  EXPECT_FALSE(has_option(d, "refuse_flank"));
+
+  GameState two = flank_state();
+  brigade(two, "al_b1").bases = 8;
+  brigade(two, "al_b1").formation = Formation::kTwoRankLine;
+  d = response_options(two);
+  EXPECT_FALSE(has_option(d, "refuse_flank"));
+
+  // A friend touching the end stand's rear (the eastern stand, x 17..18, y 13..14).
+  GameState boxed = flank_state();
+  Brigade friend_behind = unit("al_b2", "al", TroopType::kFoot, {17.5, 14}, 180, 1);
+  boxed.brigades.push_back(friend_behind);
+  d = response_options(boxed);
+  EXPECT_TRUE(has_option(d, "about_face"));
+  EXPECT_FALSE(has_option(d, "refuse_flank"));
+  // ... so the charge from behind the flank costs the -2.
+  std::vector<int> faces{4, 4};
+  for (int i = 0; i < 20; ++i) faces.push_back(1);
+  FixedDice dice(faces);
+  std::vector<Event> ev;
+  ASSERT_TRUE(step(boxed, {{"response/al_b1", "stand"}}, dice, ev).ok());
+  ASSERT_TRUE(step(boxed, {{"charge_dice/fr_h", "2"}}, dice, ev).ok());
+  ASSERT_EQ(boxed.combat.results.size(), 1u);
+  EXPECT_EQ(modifier(boxed.combat.results[0].b, "charged in the flank or rear"), -2);
+}
+
 // The refusing base is placed as the movement phase's "refuse_step_back"
 // places it (RULINGS C5, M21): the end base on the charger's side, 1" back.
 TEST(ChargeFlow, RefusingTheFlankStepsTheEndBaseBackAsTheMovementPhaseDoes) {
