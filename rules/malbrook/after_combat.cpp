@@ -61,6 +61,9 @@ Event event(std::string kind, std::string text, const Brigade& b) {
   return e;
 }
 
+// A pursuer waits for the enemy cavalry it met to answer (RULINGS AC8).
+bool meeting_waits(const GameState& s) { return !s.after_combat.meeting_enemy.empty(); }
+
 bool enemy_of(const GameState& s, std::string_view army, std::string_view id) {
   if (const Brigade* b = s.find_brigade(id)) return b->army != army;
   if (const Gun* g = s.find_gun(id)) return g->army != army;
@@ -571,6 +574,7 @@ void run(GameState& s, Dice& dice, std::vector<Event>& events) {
       AfterCombatEntry e = ac.entries[i];
       execute(s, e, could_pursue[i], dice, events);
       s.after_combat.entries[i] = e;
+      if (meeting_waits(s)) return;  // the cavalry met decide first
     }
   }
   // Brigades whose opponents have all gone are no longer in combat.
@@ -670,6 +674,7 @@ std::vector<AfterAction> available_actions(const GameState& s, const AfterCombat
 std::vector<Decision> after_combat_pending(const GameState& s) {
   std::vector<Decision> out;
   if (stale(s) || s.after_combat.done) return out;
+  if (meeting_waits(s)) return pursuit_meeting_pending(s);
   for (const auto& e : s.after_combat.entries) {
     if (e.executed || e.decided || e.round != s.after_combat.round) continue;
     const auto avail = available_actions(s, e);
@@ -694,6 +699,11 @@ bool after_combat_done(const GameState& s) { return !stale(s) && s.after_combat.
 
 void after_combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events) {
   if (stale(s) || !s.after_combat.started) start(s);
+  if (meeting_waits(s)) {
+    resolve_pursuit_meeting(s, answers, dice, events);
+    run(s, dice, events);  // the round goes on
+    return;
+  }
   for (const auto& a : answers) {
     if (a.decision_id.rfind(kAfterCombatPrefix, 0) != 0) continue;
     AfterCombatEntry* e = find_entry(s, a.decision_id.substr(kAfterCombatPrefix.size()));
@@ -1001,12 +1011,21 @@ void pursue(GameState& s, Brigade& pursuer, const std::string& target, bool init
     }
   } else if (!st.by.empty() && enemy_of(s, p.army, st.by) && s.find_brigade(st.by) != nullptr) {
     // "Pursuers encountering new enemy immediately charge into them, the
-    // opponent may countercharge if cavalry" (it does when able: RULINGS AC8).
+    // opponent may countercharge if cavalry": cavalry able to (not retiring,
+    // routing or pursuing) are asked first (RULINGS AC8).
     const Brigade* o = s.find_brigade(st.by);
-    const bool counter = is_cavalry(o->type) && !retreating(*o) && !o->has(Status::kPursuing);
-    pursuit_charge(s, p.id, st.by, counter, dice, events);
+    if (is_cavalry(o->type) && !retreating(*o) && !o->has(Status::kPursuing)) {
+      s.after_combat.meeting_pursuer = p.id;
+      s.after_combat.meeting_enemy = st.by;
+      Event m = event("pursuit_meets", p.id + " pursues into " + st.by + ", who may counter-charge.", p);
+      m.subjects.push_back(st.by);
+      events.push_back(std::move(m));
+      return;
+    }
+    pursuit_charge(s, p.id, st.by, false, dice, events);
   }
 }
+
 
 // ---- The movement phase's pre-step ----
 
@@ -1018,7 +1037,9 @@ void begin_movement_half(GameState& s, Dice& dice, std::vector<Event>& events) {
   for (const auto& army : acting_armies(s)) {
     for (std::size_t i : brigades_right_to_left(s, army)) {
       Brigade& p = s.brigades[i];
-      if (!brigade_on_table(p) || !p.has(Status::kPursuing)) continue;
+      // Moved: it pursued earlier in this half, before a pursuer met cavalry
+      // whose answer was awaited (resolve_pursuit_meeting goes on from here).
+      if (!brigade_on_table(p) || !p.has(Status::kPursuing) || p.has(Status::kMoved)) continue;
       if (p.control == ControlResult::kAsWished) {
         // Passed the test to cease pursuit: acts as its player wishes.
         p.status &= ~bit(Status::kPursuing);
@@ -1045,6 +1066,7 @@ void begin_movement_half(GameState& s, Dice& dice, std::vector<Event>& events) {
       }
       Brigade& pp = s.brigades[i];
       pursue(s, pp, pp.pursuing, false, dice, events);
+      if (meeting_waits(s)) return;  // the cavalry met decide first
     }
     for (std::size_t i : brigades_right_to_left(s, army)) {
       const Brigade& b = s.brigades[i];
@@ -1096,6 +1118,46 @@ void resolve_retire_choices(GameState& s, const std::vector<Answer>& answers, Di
     if (b == nullptr || !go) continue;
     retire_or_rout(s, *b, {}, false, false, dice, events, halt);
   }
+}
+
+std::vector<Decision> pursuit_meeting_pending(const GameState& s) {
+  std::vector<Decision> out;
+  if (!meeting_waits(s)) return out;
+  const Brigade* b = s.find_brigade(s.after_combat.meeting_enemy);
+  if (b == nullptr) return out;
+  const std::string& pursuer = s.after_combat.meeting_pursuer;
+  Decision d;
+  d.id = std::string(kCounterPrefix) + b->id;
+  d.seat = seat_of(*b);
+  d.kind = "pursuit_counter_charge";
+  d.subjects = {b->id, pursuer};
+  d.prompt = pursuer + " pursues into " + b->id + ": does " + b->id + " counter-charge?";
+  d.options = {{"counter_charge", "Counter-charge " + pursuer}, {"stand", "Receive the charge at the halt"}};
+  d.default_option = "counter_charge";
+  out.push_back(std::move(d));
+  return out;
+}
+
+void resolve_pursuit_meeting(GameState& s, const std::vector<Answer>& answers, Dice& dice,
+                             std::vector<Event>& events) {
+  if (!meeting_waits(s)) return;
+  const std::string pursuer = s.after_combat.meeting_pursuer;
+  const std::string enemy = s.after_combat.meeting_enemy;
+  s.after_combat.meeting_pursuer.clear();
+  s.after_combat.meeting_enemy.clear();
+  bool counter = true;  // the default
+  for (const auto& a : answers) {
+    if (a.decision_id == std::string(kCounterPrefix) + enemy) counter = a.option != "stand";
+  }
+  const Brigade* e = s.find_brigade(enemy);
+  if (e != nullptr) {
+    Event ev = event("charge_response", enemy + (counter ? " counter-charges " : " stands to receive ") + pursuer + ".", *e);
+    ev.subjects.push_back(pursuer);
+    events.push_back(std::move(ev));
+  }
+  pursuit_charge(s, pursuer, enemy, counter, dice, events);
+  // The movement phase: the other pursuers of the half move on.
+  if (s.phase == Phase::kMovement) begin_movement_half(s, dice, events);
 }
 
 }  // namespace galloper::rules::malbrook

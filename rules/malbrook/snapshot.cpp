@@ -90,7 +90,8 @@ void fields(Ar& ar, either<AfterCombatEntry> auto& e) {
 
 template <class Ar>
 void fields(Ar& ar, either<AfterCombatState> auto& a) {
-  GALLOPER_FIELDS(a, turn, started, round, entries, done, move_turn, move_half, retire_choices);
+  GALLOPER_FIELDS(a, turn, started, round, entries, done, move_turn, move_half, retire_choices, meeting_pursuer,
+                  meeting_enemy);
 }
 
 // combat.hpp

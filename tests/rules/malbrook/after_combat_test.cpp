@@ -984,15 +984,74 @@ TEST(AfterCombatMovement, PursuersMeetingNewEnemyChargeThem) {
   EXPECT_TRUE(s.combat.charges.empty());  // foot do not counter-charge
 }
 
-TEST(AfterCombatMovement, CavalryMetByPursuersCounterCharge) {
-  GameState s = pursuit_into(TroopType::kHorse);
-  FixedDice dice(std::vector<int>(200, 3));
+// "Pursuers encountering new enemy immediately charge into them, the
+// opponent may countercharge if cavalry": the cavalry's seat says whether
+// it does, counter-charging by default (RULINGS AC8).
+TEST(AfterCombatMovement, CavalryMetByPursuersMayCounterChargeOrStand) {
+  for (const std::string answer : {"counter_charge", "stand", ""}) {
+    GameState s = pursuit_into(TroopType::kHorse);
+    FixedDice dice(std::vector<int>(200, 3));
+    std::vector<Event> ev;
+    begin_movement_half(s, dice, ev);
+    EXPECT_TRUE(has_event(ev, "pursuit_meets"));
+    EXPECT_FALSE(has_event(ev, "pursuit_charge"));  // not before the cavalry answer
+    const auto ds = pending(s);
+    ASSERT_EQ(ids(ds), (std::vector<std::string>{"counter/fr_b2"}));
+    EXPECT_EQ(ds[0].seat, "fr/left");
+    EXPECT_EQ(ds[0].kind, "pursuit_counter_charge");
+    EXPECT_EQ(ds[0].default_option, "counter_charge");
+    ASSERT_EQ(ds[0].options.size(), 2u);
+    EXPECT_EQ(ds[0].options[1].id, "stand");
+    EXPECT_FALSE(check(s, option_answer("counter/fr_b2", "fr/left", "evade")).ok());
+    EXPECT_FALSE(check(s, option_answer("counter/fr_b2", "al/right", "stand")).ok());
+    const Answer a = option_answer("counter/fr_b2", "fr/left", answer.empty() ? ds[0].default_option : answer);
+    ASSERT_TRUE(check(s, a).ok());
+    KeyedDice keyed(s.seed, s.step);
+    auto r = resolve(s, {a}, keyed);
+    ASSERT_TRUE(r.ok()) << r.error().reason;
+    EXPECT_TRUE(has_event(r->events, "pursuit_charge")) << answer;
+    const auto& charges = r->next.combat.charges;
+    const bool countered = !charges.empty() && charges.back().charger == "fr_b2" && charges.back().counter;
+    EXPECT_EQ(countered, answer != "stand") << answer;
+    for (const auto& d : r->next_pending) EXPECT_NE(d.id, "counter/fr_b2");
+  }
+}
+
+// The same in the after-combat sub-step: the pursuer waits where it met the
+// cavalry, the rest of the round after the answer.
+TEST(AfterCombat, PursuersMeetingCavalryWaitForItsAnswer) {
+  GameState s = facing_off();
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.bases = 2;  // x 15..17
+  brigade(s, "al_b1").type = TroopType::kHorse;  // x 14..18, y 10.5..11.75
+  Brigade& cav = brigade(s, "fr_b2");
+  cav.type = TroopType::kHorse;
+  cav.bases = 1;
+  cav.position = {18, 8};  // x 17.5..18.5, y 6.75..8: beside the retirers' way, across the pursuers'
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kPursue});
+  // Retire: AvD 3 + D6 3 + 1" = 4"; pursue: 2 AvD 5, 5 + D6 6 = 8", stopped by fr_b2 2.5" on.
+  std::vector<int> faces{3, 3, 5, 5, 6};
+  for (int i = 0; i < 200; ++i) faces.push_back(3);
+  FixedDice dice(faces);
   std::vector<Event> ev;
-  begin_movement_half(s, dice, ev);
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_TRUE(has_event(ev, "pursuit_meets"));
+  EXPECT_FALSE(has_event(ev, "pursuit_charge"));
+  ASSERT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"counter/fr_b2"}));
+  EXPECT_FALSE(after_combat_done(s));
+  EXPECT_NEAR(brigade(s, "al_b1").position.y, 10.5 - 2.5, 1e-6);  // waiting against fr_b2
+  after_combat_resolve(s, {option_answer("counter/fr_b2", "fr/left", "stand")}, dice, ev);
   EXPECT_TRUE(has_event(ev, "pursuit_charge"));
-  ASSERT_EQ(s.combat.charges.size(), 1u);
-  EXPECT_EQ(s.combat.charges[0].charger, "fr_b2");
-  EXPECT_TRUE(s.combat.charges[0].counter);
+  for (const auto& d : after_combat_pending(s)) EXPECT_NE(d.id, "counter/fr_b2");
+  bool fought = false;
+  for (const auto& r : s.combat.results) {
+    if (!r.pursuit) continue;
+    fought = true;
+    const CombatSide& french = r.a.army == "fr" ? r.a : r.b;
+    EXPECT_FALSE(french.charged);  // it stood
+  }
+  EXPECT_TRUE(fought);
+  EXPECT_TRUE(s.combat.charges.empty());
 }
 
 // ---- Ride-through (RULINGS AC6) ----
