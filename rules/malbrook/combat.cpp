@@ -937,6 +937,20 @@ void record_flanking_fire(GameState& s, std::string_view target, std::string_vie
   s.combat.flanking.push_back({std::string(target), std::string(firer), s.turn, false});
 }
 
+int flanking_fire_dice(const Brigade& firer, const Polygon& target) {
+  // "1 D6 for each base within 1 inch": each base with the target inside
+  // its own 1" front arc (unformed: within 1"), as for bases in combat
+  // (C8); the arc a hair wider than 45° so that a target halted corner to
+  // corner on its edge is counted (RULINGS C18).
+  int n = 0;
+  for (const auto& r : pose_bases(pose_of(firer))) {
+    const bool in_range = unformed(firer) ? distance(r.polygon(), target) <= kFootCombat + kEps
+                                          : intersects(front_arc_polygon(r, kFootCombat + kEps, 45.1), target);
+    n += in_range ? 1 : 0;
+  }
+  return n;
+}
+
 void roll_flanking_musketry(GameState& s, Dice& dice, std::vector<Event>& events) {
   for (auto& f : s.combat.flanking) {
     if (f.rolled || f.turn != s.turn) continue;
@@ -944,17 +958,7 @@ void roll_flanking_musketry(GameState& s, Dice& dice, std::vector<Event>& events
     Brigade* t = find_mut(s, f.target);
     const Brigade* firer = s.find_brigade(f.firer);
     if (t == nullptr || firer == nullptr || !unit_on_table(*t) || !unit_on_table(*firer)) continue;
-    // "1 D6 for each base within 1 inch": each base with the target inside
-    // its own 1" front arc (unformed: within 1"), as for bases in combat
-    // (C8); the arc a hair wider than 45° so that a target halted corner to
-    // corner on its edge is counted (RULINGS C18).
-    const Polygon tp = env_of(*t).polygon();
-    int n = 0;
-    for (const auto& r : pose_bases(pose_of(*firer))) {
-      const bool in_range = unformed(*firer) ? distance(r.polygon(), tp) <= kFootCombat + kEps
-                                             : intersects(front_arc_polygon(r, kFootCombat + kEps, 45.1), tp);
-      n += in_range ? 1 : 0;
-    }
+    const int n = flanking_fire_dice(*firer, env_of(*t).polygon());
     const std::vector<int> faces = dice.d6s(n);
     int dps = 0;
     for (int x : faces) dps += x >= 4 ? 1 : 0;

@@ -263,6 +263,9 @@ int resolve_combat_of(GameState& state, std::string_view brigade, Dice& dice, st
 int pursuit_charge(GameState& state, std::string_view pursuer, std::string_view enemy, bool enemy_counter_charges,
                    Dice& dice, std::vector<Event>& events);
 
+// Flanking musketry's dice: the bases of `firer` with `target` (an outline)
+// within 1" in their own front arcs (unformed: within 1").
+int flanking_fire_dice(const Brigade& firer, const Polygon& target);
 // Rolls the flanking musketry owed this turn (1 D6 per firing base within
 // 1", 4-6 a DP), once per pair.
 void roll_flanking_musketry(GameState& state, Dice& dice, std::vector<Event>& events);
