@@ -62,6 +62,9 @@ Event event(std::string kind, std::string text, const Brigade& b) {
   return e;
 }
 
+// A pursuer waits for the enemy cavalry it met to answer (RULINGS AC8).
+bool meeting_waits(const GameState& s) { return !s.after_combat.meeting_enemy.empty(); }
+
 bool enemy_of(const GameState& s, std::string_view army, std::string_view id) {
   if (const Brigade* b = s.find_brigade(id)) return b->army != army;
   if (const Gun* g = s.find_gun(id)) return g->army != army;
@@ -325,21 +328,40 @@ void start(GameState& s) {
 
 bool retreating(const Brigade& b) { return b.has(Status::kRetiring) || b.has(Status::kRouting); }
 
+// What a ride-through goes through: the opposing brigades of the entry's
+// combat and the guns it charged ("Cavalry who charged only guns
+// ride-through": their crews gone, the guns stay where they stood).
+std::vector<std::string> ridden_through(const GameState& s, const AfterCombatEntry& e) {
+  std::vector<std::string> out = e.enemies;
+  for (const auto& r : s.combat.results) {
+    if (r.id != e.combat) continue;
+    const CombatSide& enemy = r.a.army == e.army ? r.b : r.a;
+    out.insert(out.end(), enemy.guns.begin(), enemy.guns.end());
+  }
+  return out;
+}
+
 // Room to ride through: no opponent more than one rank deep, and the ground
-// just beyond them free of other troops (RULINGS AC6).
+// just beyond them (brigades and guns) free of other troops (RULINGS AC6).
 bool room_to_ride_through(const GameState& s, const Brigade& b, const std::vector<std::string>& enemies) {
   const OrientedRect env = env_of(b);
   const Vec2 fwd = facing_unit(b.facing_deg);
   double beyond = 0;
   for (const auto& id : enemies) {
-    const Brigade* o = s.find_brigade(id);
-    if (o == nullptr || !brigade_on_table(*o)) continue;
-    if (o->formation == Formation::kTwoRankLine || o->formation == Formation::kFieldColumn ||
-        o->formation == Formation::kMarchColumn) {
-      return false;
+    OrientedRect oe;
+    if (const Brigade* o = s.find_brigade(id); o != nullptr && brigade_on_table(*o)) {
+      if (o->formation == Formation::kTwoRankLine || o->formation == Formation::kFieldColumn ||
+          o->formation == Formation::kMarchColumn) {
+        return false;
+      }
+      oe = env_of(*o);
+    } else if (const Gun* g = s.find_gun(id); g != nullptr && !g->has(Status::kDestroyed)) {
+      oe = pose_envelope(pose_of(*g));
+    } else {
+      continue;
     }
     // How far forward the rider must go to clear this opponent.
-    for (Vec2 c : env_of(*o).corners()) beyond = std::max(beyond, dot(c - env.front_mid(), fwd));
+    for (Vec2 c : oe.corners()) beyond = std::max(beyond, dot(c - env.front_mid(), fwd));
   }
   const OrientedRect past = env.translated(fwd * (beyond + env.depth + kClear));
   std::vector<std::string> ignore = enemies;
@@ -361,16 +383,18 @@ void do_ride_through(GameState& s, Brigade& b, const AfterCombatEntry& e, bool t
   if (three) faces.push_back(dice.d6());
   const double inches = move_inches(faces, b.inspire_actions > 0, false);
   const Vec2 fwd = facing_unit(b.facing_deg);
-  std::vector<std::string> ignore = e.enemies;
+  const std::vector<std::string> ignore = ridden_through(s, e);
   const Stop st = first_stop(s, b, fwd, inches, ignore);
   double d = st.distance;
   if (!st.by.empty()) d = std::max(0.0, d - kRideThroughHalt);  // "it will halt beyond 2 inches"
   // It must end clear of the opponents it rode through.
   const OrientedRect end = env_of(b).translated(fwd * d);
   bool clear = true;
-  for (const auto& id : e.enemies) {
+  for (const auto& id : ignore) {
     if (const Brigade* o = s.find_brigade(id); o != nullptr && brigade_on_table(*o)) {
       clear = clear && !overlaps(end, env_of(*o), kEps);
+    } else if (const Gun* g = s.find_gun(id); g != nullptr && !g->has(Status::kDestroyed)) {
+      clear = clear && !overlaps(end, pose_envelope(pose_of(*g)), kEps);
     }
   }
   Event ev = event("ride_through", "", b);
@@ -442,7 +466,19 @@ std::string pursuit_target(const GameState& s, const Brigade& b, const std::vect
   return best;
 }
 
-void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& events) {
+// An opponent of the entry's combat retiring or routing on the table: someone
+// to pursue ("pursue an opponent who routed or retired").
+bool someone_to_pursue(const GameState& s, const AfterCombatEntry& e) {
+  for (const auto& id : e.enemies) {
+    const Brigade* o = s.find_brigade(id);
+    if (o != nullptr && brigade_on_table(*o) && retreating(*o)) return true;
+  }
+  return false;
+}
+
+// `could_pursue`: an opponent was retiring or routing when the brigade chose
+// (someone_to_pursue then).
+void execute(GameState& s, AfterCombatEntry& e, bool could_pursue, Dice& dice, std::vector<Event>& events) {
   e.executed = true;
   Brigade* b = find_mut(s, e.brigade);
   if (b == nullptr || !brigade_on_table(*b)) return;
@@ -463,8 +499,9 @@ void execute(GameState& s, AfterCombatEntry& e, Dice& dice, std::vector<Event>& 
     case AfterAction::kRetireHaltShort:
     case AfterAction::kRout:
       // "+7 Breakthrough ... Cavalry who elect not to pursue take 1 DP":
-      // retiring is not pursuing either (RULINGS C21).
-      if (e.chosen != AfterAction::kRout && e.result >= 7 && is_cavalry(b->type)) {
+      // retiring is not pursuing either -- where there was anyone to pursue
+      // (RULINGS C21).
+      if (e.chosen != AfterAction::kRout && e.result >= 7 && is_cavalry(b->type) && could_pursue) {
         events.push_back(event("after_combat", ref(b->id) + " does not pursue the broken enemy: 1 DP.", *b));
         add_dps(s, *b, 1, DpCause::kCombat, events);
         b = find_mut(s, e.brigade);
@@ -526,11 +563,19 @@ void run(GameState& s, Dice& dice, std::vector<Event>& events) {
       }
     }
     if (owed) return;
+    // Whom each could pursue when it chose: nothing has moved since.
+    std::vector<bool> could_pursue(ac.entries.size(), false);
+    for (std::size_t i = 0; i < ac.entries.size(); ++i) {
+      if (!ac.entries[i].executed && ac.entries[i].round == round) {
+        could_pursue[i] = someone_to_pursue(s, ac.entries[i]);
+      }
+    }
     for (std::size_t i = 0; i < ac.entries.size(); ++i) {
       if (ac.entries[i].executed || ac.entries[i].round != round) continue;
       AfterCombatEntry e = ac.entries[i];
-      execute(s, e, dice, events);
+      execute(s, e, could_pursue[i], dice, events);
       s.after_combat.entries[i] = e;
+      if (meeting_waits(s)) return;  // the cavalry met decide first
     }
   }
   // Brigades whose opponents have all gone are no longer in combat.
@@ -593,15 +638,19 @@ std::vector<AfterAction> available_actions(const GameState& s, const AfterCombat
   for (auto a : e.options) {
     switch (a) {
       case AfterAction::kPursue:
-      case AfterAction::kRemainWithDp:
         if (opponent_retreating) add(a);
+        break;
+      case AfterAction::kRemainWithDp:
+        // Nobody to pursue, no pursuit declined: remain without the DP
+        // (RULINGS C21).
+        add(opponent_retreating ? a : AfterAction::kRemain);
         break;
       case AfterAction::kTakePosition:
         if (opponent_gone && is_foot(b->type)) add(a);
         break;
       case AfterAction::kRideThrough2:
       case AfterAction::kRideThrough3:
-        if (room_to_ride_through(s, *b, e.enemies)) {
+        if (room_to_ride_through(s, *b, ridden_through(s, e))) {
           add(a);
         } else {
           // "the brigade must either remain in place or retire"
@@ -626,6 +675,7 @@ std::vector<AfterAction> available_actions(const GameState& s, const AfterCombat
 std::vector<Decision> after_combat_pending(const GameState& s) {
   std::vector<Decision> out;
   if (stale(s) || s.after_combat.done) return out;
+  if (meeting_waits(s)) return pursuit_meeting_pending(s);
   for (const auto& e : s.after_combat.entries) {
     if (e.executed || e.decided || e.round != s.after_combat.round) continue;
     const auto avail = available_actions(s, e);
@@ -650,6 +700,11 @@ bool after_combat_done(const GameState& s) { return !stale(s) && s.after_combat.
 
 void after_combat_resolve(GameState& s, const std::vector<Answer>& answers, Dice& dice, std::vector<Event>& events) {
   if (stale(s) || !s.after_combat.started) start(s);
+  if (meeting_waits(s)) {
+    resolve_pursuit_meeting(s, answers, dice, events);
+    run(s, dice, events);  // the round goes on
+    return;
+  }
   for (const auto& a : answers) {
     if (a.decision_id.rfind(kAfterCombatPrefix, 0) != 0) continue;
     AfterCombatEntry* e = find_entry(s, a.decision_id.substr(kAfterCombatPrefix.size()));
@@ -958,12 +1013,21 @@ void pursue(GameState& s, Brigade& pursuer, const std::string& target, bool init
     }
   } else if (!st.by.empty() && enemy_of(s, p.army, st.by) && s.find_brigade(st.by) != nullptr) {
     // "Pursuers encountering new enemy immediately charge into them, the
-    // opponent may countercharge if cavalry" (it does when able: RULINGS AC8).
+    // opponent may countercharge if cavalry": cavalry able to (not retiring,
+    // routing or pursuing) are asked first (RULINGS AC8).
     const Brigade* o = s.find_brigade(st.by);
-    const bool counter = is_cavalry(o->type) && !retreating(*o) && !o->has(Status::kPursuing);
-    pursuit_charge(s, p.id, st.by, counter, dice, events);
+    if (is_cavalry(o->type) && !retreating(*o) && !o->has(Status::kPursuing)) {
+      s.after_combat.meeting_pursuer = p.id;
+      s.after_combat.meeting_enemy = st.by;
+      Event m = event("pursuit_meets", ref(p.id) + " pursues into " + ref(st.by) + ", who may counter-charge.", p);
+      m.subjects.push_back(st.by);
+      events.push_back(std::move(m));
+      return;
+    }
+    pursuit_charge(s, p.id, st.by, false, dice, events);
   }
 }
+
 
 // ---- The movement phase's pre-step ----
 
@@ -975,7 +1039,9 @@ void begin_movement_half(GameState& s, Dice& dice, std::vector<Event>& events) {
   for (const auto& army : acting_armies(s)) {
     for (std::size_t i : brigades_right_to_left(s, army)) {
       Brigade& p = s.brigades[i];
-      if (!brigade_on_table(p) || !p.has(Status::kPursuing)) continue;
+      // Moved: it pursued earlier in this half, before a pursuer met cavalry
+      // whose answer was awaited (resolve_pursuit_meeting goes on from here).
+      if (!brigade_on_table(p) || !p.has(Status::kPursuing) || p.has(Status::kMoved)) continue;
       if (p.control == ControlResult::kAsWished) {
         // Passed the test to cease pursuit: acts as its player wishes.
         p.status &= ~bit(Status::kPursuing);
@@ -1002,6 +1068,7 @@ void begin_movement_half(GameState& s, Dice& dice, std::vector<Event>& events) {
       }
       Brigade& pp = s.brigades[i];
       pursue(s, pp, pp.pursuing, false, dice, events);
+      if (meeting_waits(s)) return;  // the cavalry met decide first
     }
     for (std::size_t i : brigades_right_to_left(s, army)) {
       const Brigade& b = s.brigades[i];
@@ -1053,6 +1120,47 @@ void resolve_retire_choices(GameState& s, const std::vector<Answer>& answers, Di
     if (b == nullptr || !go) continue;
     retire_or_rout(s, *b, {}, false, false, dice, events, halt);
   }
+}
+
+std::vector<Decision> pursuit_meeting_pending(const GameState& s) {
+  std::vector<Decision> out;
+  if (!meeting_waits(s)) return out;
+  const Brigade* b = s.find_brigade(s.after_combat.meeting_enemy);
+  if (b == nullptr) return out;
+  const std::string& pursuer = s.after_combat.meeting_pursuer;
+  Decision d;
+  d.id = std::string(kCounterPrefix) + b->id;
+  d.seat = seat_of(*b);
+  d.kind = "pursuit_counter_charge";
+  d.subjects = {b->id, pursuer};
+  d.prompt = ref(pursuer) + " pursues into " + ref(b->id) + ": does " + ref(b->id) + " counter-charge?";
+  d.options = {{"counter_charge", "Counter-charge " + ref(pursuer)}, {"stand", "Receive the charge at the halt"}};
+  d.default_option = "counter_charge";
+  out.push_back(std::move(d));
+  return out;
+}
+
+void resolve_pursuit_meeting(GameState& s, const std::vector<Answer>& answers, Dice& dice,
+                             std::vector<Event>& events) {
+  if (!meeting_waits(s)) return;
+  const std::string pursuer = s.after_combat.meeting_pursuer;
+  const std::string enemy = s.after_combat.meeting_enemy;
+  s.after_combat.meeting_pursuer.clear();
+  s.after_combat.meeting_enemy.clear();
+  bool counter = true;  // the default
+  for (const auto& a : answers) {
+    if (a.decision_id == std::string(kCounterPrefix) + enemy) counter = a.option != "stand";
+  }
+  const Brigade* e = s.find_brigade(enemy);
+  if (e != nullptr) {
+    Event ev = event("charge_response",
+                     ref(enemy) + (counter ? " counter-charges " : " stands to receive ") + ref(pursuer) + ".", *e);
+    ev.subjects.push_back(pursuer);
+    events.push_back(std::move(ev));
+  }
+  pursuit_charge(s, pursuer, enemy, counter, dice, events);
+  // The movement phase: the other pursuers of the half move on.
+  if (s.phase == Phase::kMovement) begin_movement_half(s, dice, events);
 }
 
 }  // namespace galloper::rules::malbrook

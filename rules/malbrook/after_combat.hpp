@@ -19,6 +19,11 @@
 // first making a subsequent rout move (1 casualty each); retiring brigades
 // are asked "retire/<brigade>" (kind "continue_retire"): "continue" a fast
 // retire move, or "remain" (default) to re-form later.
+//
+// A pursuer that meets enemy cavalry able to counter-charge (in either
+// phase) waits where it met them while their seat is asked
+// "counter/<brigade>" (kind "pursuit_counter_charge"): "counter_charge"
+// (default) or "stand"; then the charge is resolved and the rest carry on.
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +37,7 @@ namespace galloper::rules::malbrook {
 
 inline constexpr std::string_view kAfterCombatPrefix = "after/";
 inline constexpr std::string_view kRetirePrefix = "retire/";
+inline constexpr std::string_view kCounterPrefix = "counter/";
 inline constexpr double kRoutSafe = 6.0;          // rout: "or 6 inches from enemy"
 inline constexpr double kSurrenderRange = 2.0;    // "surrender to any enemy within 2 inches"
 inline constexpr double kRideThroughHalt = 2.0;   // "it will halt beyond 2 inches"
@@ -122,6 +128,15 @@ void pursue(GameState& state, Brigade& pursuer, const std::string& target, bool 
 // retiring brigades to ask. engine.cpp calls it as each movement half begins.
 void begin_movement_half(GameState& state, Dice& dice, std::vector<Event>& events);
 std::vector<Decision> retire_pending(const GameState& state);
+// The cavalry a pursuer met, asked whether it counter-charges; empty when no
+// pursuer waits. Asked in the combat phase's after-combat sub-step
+// (after_combat_pending) or in the movement phase before anything else.
+std::vector<Decision> pursuit_meeting_pending(const GameState& state);
+// Applies the answer (a missing or unknown one: the default), resolves the
+// pursuit charge, and in the movement phase lets the other pursuers of the
+// half move on (begin_movement_half).
+void resolve_pursuit_meeting(GameState& state, const std::vector<Answer>& answers, Dice& dice,
+                             std::vector<Event>& events);
 void resolve_retire_choices(GameState& state, const std::vector<Answer>& answers, Dice& dice,
                             std::vector<Event>& events);
 

@@ -101,6 +101,11 @@ struct AfterCombatState {
   std::uint32_t move_turn = 0;
   std::uint32_t move_half = 0;
   std::vector<std::string> retire_choices;  // retiring brigades asked: continue or remain
+  // A pursuer that has met enemy cavalry able to counter-charge, waiting for
+  // that cavalry's seat to say whether it does ("the opponent may
+  // countercharge if cavalry", RULINGS AC8); empty when none waits.
+  std::string meeting_pursuer;
+  std::string meeting_enemy;
 
   friend bool operator==(const AfterCombatState&, const AfterCombatState&) = default;
 };
@@ -140,6 +145,12 @@ inline void hash_after_combat(Hasher& h, const AfterCombatState& a, const std::v
   h.u32(a.move_half);
   h.u64(a.retire_choices.size());
   for (const auto& x : a.retire_choices) h.str(x);
+  // Only while a pursuer waits, so states without one keep their digests.
+  if (!a.meeting_enemy.empty()) {
+    h.tag(25);
+    h.str(a.meeting_pursuer);
+    h.str(a.meeting_enemy);
+  }
   h.u64(causes.size());
   for (const auto& c : causes) {
     h.u32(static_cast<std::uint32_t>(c.kind));

@@ -125,6 +125,39 @@ bool refused_base_clear(const GameState& s, const Brigade& b, const Pose& end) {
   return true;
 }
 
+// "Foot who stand to receive a charge from over 2 inches away may step-back
+// an end stand ... to refuse a flank": the end stand on the side of `from`
+// (the nearest charger's centre) steps back as the movement phase's step
+// places it (manoeuvre.hpp "refuse_step_back"): 1", or ¾", ½", ¼" where 1"
+// would put it into another unit. Its step and pose, or nullopt and why it
+// cannot (the manoeuvre's limits, or no room): then the flank is not refused
+// (RULINGS C5).
+struct Refusal {
+  OrderStep step;
+  Pose end;
+  double back = 0;
+};
+std::optional<Refusal> refusal(const GameState& s, const Brigade& b, Vec2 from, std::string& why) {
+  OrderStep st;
+  st.action = "refuse_step_back";
+  st.pivot = dot(from - env_of(b).center, facing_unit(b.facing_deg + 90)) > 0 ? "right" : "left";
+  st.target = "1";
+  StepContext ctx;
+  ctx.who = ref(b.id);
+  ctx.grade = b.grade;
+  why = "no room to step back";
+  for (double back : {1.0, 0.75, 0.5, 0.25}) {
+    st.distance = back;
+    auto eff = manoeuvre_step(pose_of(b), st, ctx);
+    if (!eff) {
+      why = eff.error().reason;
+      return std::nullopt;
+    }
+    if (refused_base_clear(s, b, eff->end)) return Refusal{st, eff->end, back};
+  }
+  return std::nullopt;
+}
+
 std::optional<double> first_hit(const Polygon& poly, Vec2 dir, double max, const Polygon& other) {
   auto t = first_contact(poly, dir, max, other);
   if (!t) return std::nullopt;
@@ -208,9 +241,13 @@ Travel travel(const GameState& s, const Brigade& mover, Vec2 dir, double max, st
   return t;
 }
 
+// ChargeDeclaration::dice: 1, 2 or 3 dice (2 AvD + D6), or kOneAvdAndD6.
+constexpr std::uint32_t kOneAvdAndD6 = 4;
+std::uint32_t dice_count(std::uint32_t code) { return code == kOneAvdAndD6 ? 2 : code; }
+
 std::vector<int> roll_charge_dice(Dice& dice, std::uint32_t n) {
   std::vector<int> faces;
-  const std::uint32_t avd = std::min<std::uint32_t>(n, 2);
+  const std::uint32_t avd = n == kOneAvdAndD6 ? 1 : std::min<std::uint32_t>(n, 2);
   for (std::uint32_t i = 0; i < avd; ++i) faces.push_back(dice.avd());
   if (n >= 3) faces.push_back(dice.d6());
   return faces;
@@ -230,15 +267,15 @@ void roll_for(GameState& s, Brigade& b, ChargeDeclaration& c, Dice& dice, std::v
   c.inches = charge_inches(c.faces, inspired(b));
   const int fatigue = fatigue_dps(c.faces, pose_of(b), s.terrain.is_rough(env_of(b).polygon(), true));
   const std::uint32_t this_turn = b.move_dice_turn == s.turn ? b.move_dice : 0;
-  record_move_dice(b, s.turn, std::max(this_turn, c.dice));
+  record_move_dice(b, s.turn, std::max(this_turn, dice_count(c.dice)));
   b.status |= bit(Status::kMoved);
   Event e;
   e.kind = "charge_dice";
   e.subjects = {b.id, c.target};
   e.where = {{b.position, b.id}};
   e.text = ref(b.id) + (c.counter ? " counter-charges " : " charges ") + ref(c.target) +
-           (c.a_outrance ? " à l'outrance" : "") + ": " + std::to_string(c.dice) + (c.dice == 1 ? " die, " : " dice, ") +
-           faces_text(c.faces) + " = " + in(c.inches) + ".";
+           (c.a_outrance ? " à l'outrance" : "") + ": " + std::to_string(dice_count(c.dice)) +
+           (c.dice == 1 ? " die, " : " dice, ") + faces_text(c.faces) + " = " + in(c.inches) + ".";
   e.dice = dice.drain();
   events.push_back(std::move(e));
   if (fatigue > 0) add_dps(s, b, fatigue, DpCause::kManoeuvre, events);
@@ -773,7 +810,11 @@ std::vector<Decision> charge_response_decisions(const GameState& s) {
         const Brigade* cb = s.find_brigade(c->charger);
         if (cb != nullptr && charge_from_behind_flank(*t, brigade_bases_at(*cb, c->start, c->start_facing))) flank = true;
       }
-      if (flank) d.options.push_back({"refuse_flank", "Step back an end base to refuse the flank"});
+      const Brigade* ncb = s.find_brigade(nearest->charger);
+      std::string why;
+      if (flank && refusal(s, *t, ncb != nullptr ? env_of(*ncb).center : t->position, why)) {
+        d.options.push_back({"refuse_flank", "Step back an end base to refuse the flank"});
+      }
     }
     d.default_option = "stand";
     d.prompt = ref(tid) + " is charged by " + ref(nearest->charger) + (chargers.size() > 1 ? " and others" : "") +
@@ -797,6 +838,8 @@ std::vector<Decision> charge_dice_decisions(const GameState& s) {
       if (n == 0) continue;  // "must roll at least one move die"
       const std::string label = n == 1 ? "1 AvD" : n == 2 ? "2 AvD" : "2 AvD + D6";
       d.options.push_back({std::to_string(n), label});
+      // "Cavalry 1 or 2 AvD ... Both may add an additional optional D6": two dice.
+      if (n == 2) d.options.push_back({"1+d6", "1 AvD + D6"});
     }
     if (d.options.empty()) d.options.push_back({"1", "1 AvD"});
     d.default_option = d.options.size() > 1 ? d.options[1].id : d.options.front().id;
@@ -908,36 +951,21 @@ void apply_charge_responses(GameState& s, const std::vector<Decision>& ds, const
       r.response = ChargeResponse::kStand;
     } else if (opt == "refuse_flank") {
       r.response = ChargeResponse::kRefuseFlank;
-      // The movement phase's step back (manoeuvre.hpp "refuse_step_back"):
-      // the end base on the charger's side steps back as far as it may, up
-      // to 1", without entering another unit (RULINGS C5).
+      // The movement phase's step back: the end base on the charger's side
+      // steps back as far as it may, up to 1", without entering another unit.
+      // Offered only where it can; should an earlier response have taken the
+      // room, the flank is not refused (RULINGS C5).
       const Brigade* ch = s.find_brigade(against);
-      const Vec2 from = ch != nullptr ? env_of(*ch).center : b->position;
-      OrderStep st;
-      st.action = "refuse_step_back";
-      st.pivot = dot(from - env_of(*b).center, facing_unit(b->facing_deg + 90)) > 0 ? "right" : "left";
-      st.target = "1";
-      StepContext ctx;
-      ctx.who = ref(id);
-      ctx.grade = b->grade;
-      e.text = ref(id) + " refuses its " + st.pivot + " flank to " + ref(against) + ": ";
-      bool placed = false;
-      std::string why = "no room to step back";
-      for (double back : {1.0, 0.75, 0.5, 0.25}) {
-        st.distance = back;
-        auto eff = manoeuvre_step(pose_of(*b), st, ctx);
-        if (!eff) {
-          why = eff.error().reason;
-          break;
-        }
-        if (!refused_base_clear(s, *b, eff->end)) continue;
-        apply_pose(*b, eff->end);
+      std::string why;
+      if (const auto ref_step = refusal(s, *b, ch != nullptr ? env_of(*ch).center : b->position, why)) {
+        e.text = ref(id) + " refuses its " + ref_step->step.pivot + " flank to " + ref(against) + ": ";
+        apply_pose(*b, ref_step->end);
         translate(s, *b, Vec2{});  // attached leaders follow
-        e.text += "the end base steps back " + in(back) + ".";
-        placed = true;
-        break;
+        e.text += "the end base steps back " + in(ref_step->back) + ".";
+      } else {
+        r.response = ChargeResponse::kStand;
+        e.text = ref(id) + " cannot refuse its flank to " + ref(against) + " (" + why + ") and stands.";
       }
-      if (!placed) e.text += why + "; the end base faces it where it stands.";
     } else {
       e.text = ref(id) + " stands to receive the charge of " + ref(against) + ".";
     }
@@ -952,7 +980,7 @@ void apply_charge_dice(GameState& s, const std::vector<Decision>& ds, const std:
     const std::string opt = answer_for(d, answers);
     ChargeDeclaration* c = find_charge(s, after_prefix(d.id, "charge_dice/"));
     if (c == nullptr) continue;
-    c->dice = opt == "3" ? 3 : opt == "2" ? 2 : 1;
+    c->dice = opt == "3" ? 3 : opt == "2" ? 2 : opt == "1+d6" ? kOneAvdAndD6 : 1;
   }
 }
 

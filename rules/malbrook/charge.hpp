@@ -18,8 +18,8 @@
 //     "counter_charge" (cavalry, even halted), "evade" (unformed cavalry),
 //     "about_face" / "refuse_flank" (formed foot charged from beyond 2").
 //  3. kDice     "charge_dice/<brigade>" (kind "charge_dice") for chargers and
-//     counter-chargers: "1" (1 AvD), "2" (2 AvD), "3" (2 AvD + D6), as the
-//     cavalry change-of-speed rule allows.
+//     counter-chargers: "1" (1 AvD), "2" (2 AvD), "1+d6" (1 AvD + D6), "3"
+//     (2 AvD + D6), as the cavalry change-of-speed rule allows.
 // Then execute_charges(): evades, then each charge in declaration order.
 #include <optional>
 #include <string>

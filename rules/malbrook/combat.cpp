@@ -457,7 +457,11 @@ void compute_modifiers(const GameState& s, CombatSide& side, const CombatSide& e
     ground = ground || advantage_of_ground(s, b, enemy_fighting);
     pursuing = pursuing || p.pursuing;
     cavalry_pursuing = cavalry_pursuing || (p.pursuing && is_cavalry(p.type));
-    any_supported = any_supported || (!p.a_outrance && supported(s, b, enemy_bodies));
+    // "Cavalry charging à l'outrance and foot giving fire by platoon never
+    // count as supported regardless of the number of ranks": new style foot
+    // fire by platoon in any formation (RULINGS C9).
+    const bool platoon_firing = b.type == TroopType::kFoot && b.style == FightingStyle::kNew;
+    any_supported = any_supported || (!p.a_outrance && !platoon_firing && supported(s, b, enemy_bodies));
     moved_foot = moved_foot || (is_foot(p.type) && p.moved);
     flanked = flanked || p.flanked;
     if (b.type == TroopType::kFoot && b.style == FightingStyle::kNew && b.formation == Formation::kLine) {
@@ -794,12 +798,15 @@ std::vector<AfterAction> after_combat_options(const CombatBrigade& p, CombatBand
       if (charged_only_guns) return ride;
       return any;
     case CombatBand::kInconclusive: {
-      if (charged_foot) return {AfterAction::kRetire};
+      // "Cavalry who charged à l'outrance against dismounted dragoons or a
+      // single rank of enemy cavalry, ride-through" names dismounted dragoons,
+      // who are foot: it comes before "Cavalry who charged foot retire".
       bool soft = !enemy.parts.empty();
       for (const auto& e : enemy.parts) {
         soft = soft && (e.type == TroopType::kDismountedDragoons || (is_cavalry(e.type) && e.single_rank));
       }
-      if (cav && p.a_outrance && soft) return ride;
+      if (cav && charged && p.a_outrance && soft) return ride;
+      if (charged_foot) return {AfterAction::kRetire};
       return {AfterAction::kRemain, AfterAction::kRetire};
     }
     case CombatBand::kDrivenBack: {
@@ -931,6 +938,20 @@ void record_flanking_fire(GameState& s, std::string_view target, std::string_vie
   s.combat.flanking.push_back({std::string(target), std::string(firer), s.turn, false});
 }
 
+int flanking_fire_dice(const Brigade& firer, const Polygon& target) {
+  // "1 D6 for each base within 1 inch": each base with the target inside
+  // its own 1" front arc (unformed: within 1"), as for bases in combat
+  // (C8); the arc a hair wider than 45° so that a target halted corner to
+  // corner on its edge is counted (RULINGS C18).
+  int n = 0;
+  for (const auto& r : pose_bases(pose_of(firer))) {
+    const bool in_range = unformed(firer) ? distance(r.polygon(), target) <= kFootCombat + kEps
+                                          : intersects(front_arc_polygon(r, kFootCombat + kEps, 45.1), target);
+    n += in_range ? 1 : 0;
+  }
+  return n;
+}
+
 void roll_flanking_musketry(GameState& s, Dice& dice, std::vector<Event>& events) {
   for (auto& f : s.combat.flanking) {
     if (f.rolled || f.turn != s.turn) continue;
@@ -938,17 +959,7 @@ void roll_flanking_musketry(GameState& s, Dice& dice, std::vector<Event>& events
     Brigade* t = find_mut(s, f.target);
     const Brigade* firer = s.find_brigade(f.firer);
     if (t == nullptr || firer == nullptr || !unit_on_table(*t) || !unit_on_table(*firer)) continue;
-    // "1 D6 for each base within 1 inch": each base with the target inside
-    // its own 1" front arc (unformed: within 1"), as for bases in combat
-    // (C8); the arc a hair wider than 45° so that a target halted corner to
-    // corner on its edge is counted (RULINGS C18).
-    const Polygon tp = env_of(*t).polygon();
-    int n = 0;
-    for (const auto& r : pose_bases(pose_of(*firer))) {
-      const bool in_range = unformed(*firer) ? distance(r.polygon(), tp) <= kFootCombat + kEps
-                                             : intersects(front_arc_polygon(r, kFootCombat + kEps, 45.1), tp);
-      n += in_range ? 1 : 0;
-    }
+    const int n = flanking_fire_dice(*firer, env_of(*t).polygon());
     const std::vector<int> faces = dice.d6s(n);
     int dps = 0;
     for (int x : faces) dps += x >= 4 ? 1 : 0;

@@ -139,7 +139,7 @@ struct ChargeDeclaration {
   std::string target;        // brigade or gun id named at declaration
   bool a_outrance = false;
   bool counter = false;      // a counter-charge against `target` (a charger)
-  std::uint32_t dice = 0;    // 1: 1 AvD, 2: 2 AvD, 3: 2 AvD + D6 (0 until chosen)
+  std::uint32_t dice = 0;    // 1: 1 AvD, 2: 2 AvD, 3: 2 AvD + D6, 4: 1 AvD + D6 (0 until chosen)
   Vec2 start;                // the charger's position and facing when declared
   double start_facing = 0;
   double start_gap = 0;      // edge distance to the target when declared
@@ -263,6 +263,9 @@ int resolve_combat_of(GameState& state, std::string_view brigade, Dice& dice, st
 int pursuit_charge(GameState& state, std::string_view pursuer, std::string_view enemy, bool enemy_counter_charges,
                    Dice& dice, std::vector<Event>& events);
 
+// Flanking musketry's dice: the bases of `firer` with `target` (an outline)
+// within 1" in their own front arcs (unformed: within 1").
+int flanking_fire_dice(const Brigade& firer, const Polygon& target);
 // Rolls the flanking musketry owed this turn (1 D6 per firing base within
 // 1", 4-6 a DP), once per pair.
 void roll_flanking_musketry(GameState& state, Dice& dice, std::vector<Event>& events);

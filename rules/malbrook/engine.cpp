@@ -52,7 +52,8 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
       }
       break;
     case Phase::kMovement:
-      if (a.decision_id.rfind(kRetirePrefix, 0) == 0) break;  // after_combat.hpp: options
+      if (a.decision_id.rfind(kRetirePrefix, 0) == 0) break;   // after_combat.hpp: options
+      if (a.decision_id.rfind(kCounterPrefix, 0) == 0) break;  // after_combat.hpp: options
       return moves != nullptr ? moves->check(*d, a) : movement_check(s, *d, a);
     case Phase::kCombat:
       if (combat_resolved(s)) break;  // after_combat.hpp: options
@@ -224,7 +225,9 @@ std::vector<Decision> pending(const GameState& s) {
     case Phase::kCommand:
       return s.command_stage == CommandStage::kActions ? command_pending(s) : control_pending(s);
     case Phase::kMovement: {
-      auto retiring = retire_pending(s);  // after_combat.hpp: continue to retire?
+      // after_combat.hpp: cavalry a pursuer met counter-charge? continue to retire?
+      if (auto met = pursuit_meeting_pending(s); !met.empty()) return met;
+      auto retiring = retire_pending(s);
       return retiring.empty() ? movement_pending(s) : retiring;
     }
     case Phase::kCombat: return combat_resolved(s) ? after_combat_pending(s) : combat_pending(s);
@@ -287,7 +290,9 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
   StepResult r{state, {}, {}};
   std::optional<std::vector<Decision>> known;  // pending(r.next), when finish worked it out
   if (state.phase == Phase::kMovement && !owed.empty()) {
-    if (!retire_pending(state).empty()) {
+    if (!pursuit_meeting_pending(state).empty()) {
+      resolve_pursuit_meeting(r.next, answers, dice, r.events);
+    } else if (!retire_pending(state).empty()) {
       resolve_retire_choices(r.next, answers, dice, r.events);
     } else if (auto ok = movement_resolve(r.next, answers, dice, r.events, &owed, moves); !ok) {
       return ok.error();

@@ -597,6 +597,30 @@ std::vector<Decision> declare_decisions(const GameState& s) {
 // ---------------------------------------------------------------------------
 // Executing an order: the plan of one unit's move.
 
+// A point along an order: `t` of the way through its step `step` (the
+// distance of a forward move, incline, side step or step back, the angle of a
+// wheel; other steps only at their end, t = 1).
+struct PathPoint {
+  std::size_t step = 0;
+  double t = 1;
+
+  friend bool operator<(const PathPoint& a, const PathPoint& b) {
+    return a.step != b.step ? a.step < b.step : a.t < b.t;
+  }
+};
+bool same_point(const PathPoint& a, const PathPoint& b) { return a.step == b.step && std::abs(a.t - b.t) < 1e-3; }
+
+// Flanking musketry (RULINGS C18): an order passing by the flank of enemy
+// foot within 1", and where along it the foot may give fire: where it first
+// comes within 1", the first point where the most of the foot's bases bear
+// on it, and the last point before it leaves their 1" (or ends its order);
+// with the dice each would give.
+struct FlankPass {
+  std::size_t firer = 0;  // index in GameState::brigades
+  PathPoint first, most, last;
+  int first_dice = 0, most_dice = 0, last_dice = 0;
+};
+
 struct Plan {
   std::string unit;
   bool gun = false;
@@ -618,6 +642,8 @@ struct Plan {
   std::string split_id;
   std::uint32_t split_count = 0;
   std::vector<OrderStep> steps;
+  std::vector<FlankPass> passes;  // foot whose flank it passes (none when planned to a halt)
+  bool halted = false;            // planned to a halt by flanking fire
 };
 
 // ---------------------------------------------------------------------------
@@ -625,8 +651,8 @@ struct Plan {
 // enemy foot within 1 inch to its flank (without coming into base to base
 // contact) will take fire without responding. The enemy chooses at which point
 // in the brigade's move they wish to give fire. The brigade must halt its
-// movement at that point." The point is where the brigade first comes within
-// 1" of the foot's front.
+// movement at that point." The mover orders its move; the foot choose among
+// the points of it in their 1" (FlankPass) before it is carried out.
 
 // Enemy foot that may give `mover` flanking fire, moving from `start` into
 // `polys` (where it ends, or a step's sweep): formed or unformed foot on the
@@ -734,12 +760,43 @@ std::string army_of(const GameState& s, const Plan& p) {
   return p.gun ? s.guns[p.index].army : s.brigades[p.index].army;
 }
 
-Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const std::vector<OrderStep>& steps) {
+// A straight step's distance or a wheel's angle, which a PathPoint scales;
+// 0 for steps that happen whole.
+double step_extent(const OrderStep& st) {
+  if (st.action == "wheel") return std::abs(st.angle_deg);
+  if (st.action == "forward" || st.action == "incline" || st.action == "side_step" || st.action == "step_back") {
+    return st.distance;
+  }
+  return 0;
+}
+
+// The part of `st` up to `t` of its extent.
+OrderStep step_part(const OrderStep& st, double t) {
+  OrderStep part = st;
+  if (st.action == "wheel") part.angle_deg = st.angle_deg * t;
+  else part.distance = st.distance * t;
+  return part;
+}
+
+// `halt`, when given, plans the order to that point only, halted by flanking
+// fire: nothing of it after the point, no merge or split, the full-move rule
+// excused (RULINGS C18).
+Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const std::vector<OrderStep>& steps,
+                       const PathPoint* halt = nullptr) {
   const GameState& s = field.state();
   Plan p;
   p.unit = decl.unit;
   p.decl = &decl;
   p.steps = steps;
+  p.halted = halt != nullptr;
+  if (p.halted) {
+    // The steps as made: what "repeat last move" repeats.
+    p.steps.clear();
+    for (std::size_t k = 0; k <= halt->step && k < steps.size(); ++k) {
+      if (steps[k].action == "merge" || steps[k].action == "split") continue;
+      p.steps.push_back(k == halt->step && halt->t < 1 ? step_part(steps[k], halt->t) : steps[k]);
+    }
+  }
   std::string who;
   std::string army;
   bool under_fire = false;
@@ -809,15 +866,24 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
   double inches_used = 0;
   double fraction_used = 0;
   bool was_in_combat = false;
-  bool halted_by_fire = false;  // flanking musketry: it halts where it is fired on
   bool refused = false;              // a refusing manoeuvre is the brigade's whole move
+  // Flanking musketry: each foot whose 1" zone the order enters (RULINGS C18).
+  struct Tracking {
+    FlankPass pass;
+    bool started = false;  // came within 1" to its flank: a pass
+    bool ended = false;    // left the 1", or met the foot to its own front
+  };
+  std::vector<Tracking> tracks;
   double most_base_path = 0;
   std::map<int, double> base_paths;  // unformed bases moved one by one: each one's path
   std::set<const Linear*> obstacles_paid;
   std::size_t real_steps = 0;
   for (std::size_t k = 0; k < steps.size(); ++k) {
-    const OrderStep& st = steps[k];
+    if (halt != nullptr && k > halt->step) break;
+    const OrderStep part = halt != nullptr && k == halt->step && halt->t < 1 ? step_part(steps[k], halt->t) : steps[k];
+    const OrderStep& st = part;
     if (st.action == "objective") continue;
+    if (halt != nullptr && (st.action == "merge" || st.action == "split")) continue;
     if (st.action == "merge") {
       if (p.gun || st.target.empty()) return no("merge", who + ": merge names the brigade to merge with (target).");
       p.merge_with = st.target;
@@ -860,9 +926,6 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     if (ctx.road && st.action != "forward" && st.action != "wheel") {
       return no("road", who + ": a road move is made in march column (or limbered) along the road: forward and "
                               "wheel only.");
-    }
-    if (halted_by_fire) {
-      return no("flanking_fire", who + " was halted by flanking fire and may not move on.");
     }
     if (was_in_combat) {
       return no("in_combat", who + " came within 1\" of enemy to its front and is in close combat: it may not "
@@ -934,60 +997,89 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
                                       "closer.");
     }
     if (foot && field.enemy_front_within(army, e.end, kFootCombat)) was_in_combat = true;
-    if (brigade != nullptr && e.moves) {
-      // Flanking musketry (RULINGS C18): halt where it first comes within 1".
+    if (brigade != nullptr && e.moves && halt == nullptr) {
+      // Flanking musketry (RULINGS C18): where along this step the order is
+      // within 1" of enemy foot, to its flank. Steps that move without a
+      // distance or angle to scale (mount, formation...) only at their end.
+      const double whole = step_extent(st);
+      const bool scalable = whole > kEps;
+      const double dt = scalable ? std::min(1.0, (st.action == "wheel" ? 0.25 : 0.05) / whole) : 1.0;
+      const auto pose_at = [&](double t) -> std::optional<Pose> {
+        if (!scalable || t >= 1) return e.end;
+        if (t <= 0) return cur;
+        auto q = manoeuvre_step(cur, step_part(st, t), ctx);
+        if (!q) return std::nullopt;
+        return q->end;
+      };
       std::vector<Polygon> scratch;
-      for (const std::size_t fi : flanking_foot(s, field.musket_zones(), *brigade, p.start, sweep_areas(sw, scratch))) {
-        const Brigade* f = &s.brigades[fi];
+      std::vector<std::size_t> near = flanking_foot(s, field.musket_zones(), *brigade, p.start, sweep_areas(sw, scratch));
+      for (const auto& tr : tracks) {
+        if (tr.started && !tr.ended && std::find(near.begin(), near.end(), tr.pass.firer) == near.end()) {
+          near.push_back(tr.pass.firer);
+        }
+      }
+      for (const std::size_t fi : near) {
+        auto it = std::find_if(tracks.begin(), tracks.end(), [&](const Tracking& x) { return x.pass.firer == fi; });
+        if (it == tracks.end()) {
+          tracks.push_back({});
+          tracks.back().pass.firer = fi;
+          it = tracks.end() - 1;
+        }
+        Tracking& tr = *it;
+        if (tr.ended) continue;
+        const Brigade& f = s.brigades[fi];
         const MusketZone& zone = field.musket_zones().of(fi);
-        const auto within = [&](const Pose& q) { return zone.reaches(pose_envelope(q).polygon()); };
-        Pose at = e.end;
-        bool beyond = !within(e.end);  // passed through the zone and out
-        std::string after;             // how far into the step that point is
-        // The first point within 1": scan the step by the fraction of its
-        // distance (or a wheel's angle) gone, then bisect. Steps that move
-        // without a distance or angle to scale (mount, passage...) halt at
-        // their end.
-        const bool wheeling = st.action == "wheel";
-        const bool straight = st.action == "forward" || st.action == "incline" || st.action == "side_step" ||
-                              st.action == "step_back";
-        const double whole = wheeling ? std::abs(st.angle_deg) : st.distance;
-        if ((wheeling || straight) && whole > kEps) {
-          const auto part_at = [&](double t) {
-            OrderStep part = st;
-            if (wheeling) part.angle_deg = st.angle_deg * t;
-            else part.distance = st.distance * t;
-            return manoeuvre_step(cur, part, ctx);
-          };
-          // Scan in 0.05" (or 0.25°) parts.
-          const double dt = std::min(1.0, (wheeling ? 0.25 : 0.05) / whole);
-          double lo = 0;
-          double hi = -1;
-          for (double t = dt; hi < 0; t = std::min(t + dt, 1.0)) {
-            auto q = part_at(t);
-            if (q && within(q->end)) hi = t;
-            else lo = t;
-            if (t >= 1.0) break;
+        const auto inside = [&](const Pose& q) { return zone.reaches(pose_envelope(q).polygon()); };
+        const auto bears = [&](const Pose& q) { return inside(q) && passes_flank_of(q, f); };
+        const auto dice_at = [&](const Pose& q) { return flanking_fire_dice(f, pose_envelope(q).polygon()); };
+        // The boundary between lo (pred false, or true for `last`) and hi, to 2^-30 of the step.
+        const auto bisect = [&](double lo, double hi, const auto& pred, bool want_first) {
+          for (int n = 0; n < 30; ++n) {
+            const double mid = (lo + hi) / 2;
+            const auto q = pose_at(mid);
+            const bool yes = q && pred(*q);
+            (yes == want_first ? hi : lo) = mid;
           }
-          if (hi >= 0) {
-            for (int k = 0; k < 30; ++k) {
-              const double t = (lo + hi) / 2;
-              auto q = part_at(t);
-              (q && within(q->end) ? hi : lo) = t;
+          return want_first ? hi : lo;
+        };
+        double prev = 0;
+        for (double t = dt;; t = std::min(t + dt, 1.0)) {
+          if (const auto q = pose_at(t)) {
+            if (!tr.started && inside(*q)) {
+              const double at = scalable ? bisect(prev, t, inside, true) : t;
+              const auto qf = pose_at(at);
+              // Foot to its own front: close combat (M4), or cavalry halting 2" off, not flanking fire.
+              if (!qf || !passes_flank_of(*qf, f)) {
+                tr.ended = true;
+                break;
+              }
+              tr.started = true;
+              tr.pass.first = tr.pass.most = tr.pass.last = {k, at};
+              tr.pass.first_dice = tr.pass.most_dice = tr.pass.last_dice = dice_at(*qf);
             }
-            if (auto q = part_at(hi)) at = q->end;
-            beyond = whole * (1 - hi) > (wheeling ? 0.01 : kAtLine);
-            const std::string gone = wheeling ? format_number(whole * hi) + "°" : in(whole * hi);
-            after = " (after " + gone + " of this " + st.action + ")";
+            if (tr.started) {
+              if (!bears(*q)) {
+                // Left it: the last point that bears.
+                const double out = scalable ? bisect(prev, t, bears, false) : prev;
+                if (out > 0 || tr.pass.last.step == k) {
+                  tr.pass.last = {k, std::max(out, tr.pass.last.step == k ? tr.pass.last.t : 0.0)};
+                  if (const auto ql = pose_at(tr.pass.last.t)) tr.pass.last_dice = dice_at(*ql);
+                }
+                tr.ended = true;
+                break;
+              }
+              const int n = dice_at(*q);
+              tr.pass.last = {k, t};
+              tr.pass.last_dice = n;
+              if (n > tr.pass.most_dice) {
+                tr.pass.most = {k, t};
+                tr.pass.most_dice = n;
+              }
+            }
           }
+          prev = t;
+          if (t >= 1.0) break;
         }
-        if (!passes_flank_of(at, *f)) continue;
-        if (beyond) {
-          return no("flanking_fire", who + " passes within 1\" of the front of " + ref(f->id) + " (enemy foot)" +
-                                         ": they fire where it first comes within 1\"" + after +
-                                         ", and it must halt there.");
-        }
-        halted_by_fire = true;
       }
     }
     {
@@ -1008,6 +1100,9 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
     cur = e.end;
   }
   p.end = cur;
+  for (const auto& tr : tracks) {
+    if (tr.started) p.passes.push_back(tr.pass);
+  }
   if (s.terrain.is_rough(pose_envelope(p.start).polygon(), true)) p.rough = true;
   // Bases moving one by one move at once: the move is as long as the
   // furthest any of them goes (RULINGS.md M13).
@@ -1078,7 +1173,8 @@ Result<Plan> plan_move(const Field& field, const MoveDeclaration& decl, const st
         field.enemy_dist(army, end_env.polygon(), true) <= kDoubleMoveBeyond + kAtLine) {
       excused = true;
     }
-    if (!excused && (was_in_combat || halted_by_fire)) excused = true;
+    // Halted by flanking fire, or passing foot that will halt it (RULINGS C18).
+    if (!excused && (was_in_combat || p.halted || !p.passes.empty())) excused = true;
     if (!excused) {
       // What carrying on straight ahead for the rest of the move would meet.
       const Vec2 d = facing_unit(p.end.facing_deg) * short_by;
@@ -1268,6 +1364,8 @@ MoveStage effective_stage(const GameState& s) {
   return st;
 }
 
+std::vector<Decision> flank_fire_decisions(const GameState& s);
+
 // The state as the decisions of `stage` see it (a stale stamp means no declarations yet).
 std::vector<Decision> pending_for(const GameState& s, MoveStage st) {
   switch (st) {
@@ -1286,6 +1384,7 @@ std::vector<Decision> pending_for(const GameState& s, MoveStage st) {
       return execute_decisions(s);
     }
     case MoveStage::kSkirmish: return skirmish_decisions(s);
+    case MoveStage::kFlankFire: return flank_fire_decisions(s);
     default: return {};
   }
 }
@@ -1579,20 +1678,26 @@ struct CheckedOrders {
   std::map<std::string, Plan, std::less<>> plans;
 };
 
+// The step's orders, planned: each unit's plan and the detached leaders' moves.
+struct Orders {
+  std::vector<Plan> plans;
+  std::vector<std::pair<std::string, Vec2>> leader_moves;
+};
+
+bool ends_overlap(const Plan& a, const Plan& b) {
+  const auto ra = body_rects(a.end);
+  const auto rb = body_rects(b.end);
+  return rects_overlap(ra, bounds(ra), rb, bounds(rb)) && a.merge_with != b.unit && b.merge_with != a.unit;
+}
+
 // `checked`, when given, was made on a state whose pieces and declarations
 // are s's (movement_resolve): the orders are planned on its field, and an
 // order it planned for the same steps takes that plan (plan_move depends only
 // on the field, the declaration and the steps).
-Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events,
-                        const std::vector<Decision>* owed, const CheckedOrders* checked) {
-  std::vector<Decision> own;
-  const std::vector<Decision>& decisions = stage_decisions(owed, own, [&] { return execute_decisions(s); });
-  std::optional<Field> own_field;
-  const Field& field = checked != nullptr ? checked->field : own_field.emplace(s);
-  assert(checked == nullptr ||
-         (field.state().brigades == s.brigades && field.state().guns == s.guns &&
-          field.state().leaders == s.leaders && field.state().movement == s.movement));
-  std::vector<Plan> plans;
+Result<Orders> plan_orders(const GameState& s, const Field& field, const std::vector<Decision>& decisions,
+                           const std::vector<Answer>& answers, const CheckedOrders* checked) {
+  Orders out;
+  std::vector<Plan>& plans = out.plans;
   std::map<std::string, const Answer*> by_id;
   for (const auto& a : answers) {
     const Decision* d = find_decision(decisions, a.decision_id);
@@ -1600,7 +1705,6 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     if (a.seat != d->seat) return no("wrong_seat", "Decision " + d->id + " is owed by " + d->seat + ".");
     by_id[a.decision_id] = &a;
   }
-  std::vector<std::pair<std::string, Vec2>> leader_moves;
   for (const auto& d : decisions) {
     const auto it = by_id.find(d.id);
     const std::vector<OrderStep> none;
@@ -1608,8 +1712,8 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     if (d.kind == "leader_move") {
       const std::string id = decision_unit(d.id, "leader/");
       if (it != by_id.end()) {
-        if (auto v = check_leader(s, field, *it->second, id); !v) return v;
-        if (!steps.empty()) leader_moves.emplace_back(id, steps.front().to);
+        if (auto v = check_leader(s, field, *it->second, id); !v) return v.error();
+        if (!steps.empty()) out.leader_moves.emplace_back(id, steps.front().to);
       }
       continue;
     }
@@ -1627,7 +1731,8 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
                again.value().moved == k.moved && again.value().sweeps.size() == k.sweeps.size() &&
                again.value().manoeuvre_dps == k.manoeuvre_dps && again.value().obstacle_dps == k.obstacle_dps &&
                again.value().fatigue_dps == k.fatigue_dps && again.value().merge_with == k.merge_with &&
-               again.value().split_id == k.split_id && again.value().horse_holders_to == k.horse_holders_to);
+               again.value().split_id == k.split_id && again.value().horse_holders_to == k.horse_holders_to &&
+               again.value().passes.size() == k.passes.size());
 #endif
         continue;
       }
@@ -1653,6 +1758,264 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
       }
     }
   }
+  return out;
+}
+
+// ---- Flanking musketry's point of fire (RULINGS C18) ----
+
+// One foot brigade's choice of where to fire on one order: the points open
+// to it (distinct, and not beyond the point where another foot's last chance
+// to fire would have halted the brigade anyway), with their dice.
+struct FireChoice {
+  std::size_t plan = 0;  // in Orders::plans
+  std::size_t pass = 0;  // in that plan's passes
+  std::vector<std::string> names;
+  std::vector<PathPoint> points;
+  std::vector<int> dice;
+};
+
+std::string fire_decision_id(const GameState& s, const Plan& p, const FlankPass& f) {
+  return "flank_fire/" + s.brigades[f.firer].id + "/" + p.unit;
+}
+
+std::vector<FireChoice> fire_choices(const Orders& o) {
+  std::vector<FireChoice> out;
+  for (std::size_t i = 0; i < o.plans.size(); ++i) {
+    const Plan& p = o.plans[i];
+    if (p.passes.empty()) continue;
+    PathPoint reach = p.passes.front().last;  // it halts at the latest by the earliest last point
+    for (const auto& f : p.passes) reach = std::min(reach, f.last);
+    for (std::size_t k = 0; k < p.passes.size(); ++k) {
+      const FlankPass& f = p.passes[k];
+      if (reach < f.first && !same_point(reach, f.first)) continue;  // halted before it gets there
+      FireChoice c;
+      c.plan = i;
+      c.pass = k;
+      const auto add = [&](const char* name, PathPoint at, int dice) {
+        if (reach < at && !same_point(reach, at)) return;
+        for (const auto& q : c.points) {
+          if (same_point(q, at)) return;
+        }
+        c.names.push_back(name);
+        c.points.push_back(at);
+        c.dice.push_back(dice);
+      };
+      add("first", f.first, f.first_dice);
+      add("most", f.most, f.most_dice);
+      add("last", f.last, f.last_dice);
+      out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+Decision fire_decision(const GameState& s, const Orders& o, const FireChoice& c) {
+  const Plan& p = o.plans[c.plan];
+  const Brigade& f = s.brigades[p.passes[c.pass].firer];
+  Decision d;
+  d.id = fire_decision_id(s, p, p.passes[c.pass]);
+  d.seat = seat_of(f);
+  d.kind = "flanking_fire_point";
+  d.subjects = {f.id, p.unit};
+  d.prompt = ref(p.unit) + " passes within 1\" of the front of " + ref(f.id) +
+             ", to its flank: where do they give fire? It halts there (flanking musketry).";
+  for (std::size_t k = 0; k < c.names.size(); ++k) {
+    const std::string dice = " (" + std::to_string(c.dice[k]) + (c.dice[k] == 1 ? " die)" : " dice)");
+    if (c.names[k] == "first") d.options.push_back({"first", "Where it first comes within 1\"" + dice});
+    if (c.names[k] == "most") d.options.push_back({"most", "Where the most bases bear on it" + dice});
+    if (c.names[k] == "last") d.options.push_back({"last", "As late as it is within 1\"" + dice});
+  }
+  d.default_option = "first";
+  return d;
+}
+
+// Every point along an order a halted brigade may stop at, in order: each
+// step's end, and the straight steps and wheels every 0.1" or 0.5°.
+std::vector<PathPoint> path_points(const std::vector<OrderStep>& steps) {
+  std::vector<PathPoint> out;
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const double whole = step_extent(steps[k]);
+    if (whole > kEps) {
+      const double dt = std::min(1.0, (steps[k].action == "wheel" ? 0.5 : 0.1) / whole);
+      for (double t = dt; t < 1 - 1e-9; t += dt) out.push_back({k, t});
+    }
+    out.push_back({k, 1});
+  }
+  return out;
+}
+
+// The plans carried out: each brigade halted where flanking fire halts it
+// (`halts`, by plan), or at the last point before it where it may halt (a
+// cavalry brigade may not halt within 2" of enemy to its front). A unit whose
+// order would end on top of a brigade so halted stops short of it on its own
+// path, at the last point clear of everyone (the later of two halted
+// brigades likewise); where none is clear, both carry out their orders in
+// full (the orders were checked together in full) -- RULINGS C18.
+std::vector<Plan> halt_where_fired_on(const Field& field, std::vector<Plan> plans,
+                                      const std::map<std::size_t, PathPoint>& halts) {
+  const std::vector<Plan> full = plans;
+  std::vector<std::optional<PathPoint>> at(plans.size());  // where each now halts; nullopt: its whole order
+  // The last point of plan i's order, `from` or before it, where it may halt
+  // with `clear` holding.
+  const auto halt_at = [&](std::size_t i, PathPoint from, const auto& clear) -> bool {
+    std::vector<PathPoint> tries{from};
+    const auto pts = path_points(full[i].steps);
+    for (auto it = pts.rbegin(); it != pts.rend(); ++it) {
+      if (*it < from && !same_point(*it, from)) tries.push_back(*it);
+    }
+    for (const PathPoint& p : tries) {
+      auto r = plan_move(field, *full[i].decl, full[i].steps, &p);
+      if (!r || !clear(r.value())) continue;
+      plans[i] = std::move(r).value();
+      at[i] = p;
+      return true;
+    }
+    return false;
+  };
+  for (const auto& [i, h] : halts) {
+    if (!halt_at(i, h, [](const Plan&) { return true; })) continue;
+    // Fired on where its order ends anyway: the order as given.
+    const auto now = pose_bases(plans[i].end);
+    const auto was = pose_bases(full[i].end);
+    bool same = now.size() == was.size() && plans[i].end.formation == full[i].end.formation;
+    for (std::size_t b = 0; same && b < now.size(); ++b) {
+      same = distance(now[b].center, was[b].center) < 1e-4 && std::abs(angle_diff_deg(now[b].facing_deg, was[b].facing_deg)) < 1e-3;
+    }
+    if (same) {
+      plans[i] = full[i];
+      at[i].reset();
+    }
+  }
+  for (std::size_t round = 0; round <= plans.size(); ++round) {
+    bool moved = false;
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+      for (std::size_t j = i + 1; j < plans.size(); ++j) {
+        if (!ends_overlap(plans[i], plans[j])) continue;
+        // The one that did not halt stops short; of two that did, the later.
+        const std::size_t k = at[i] && !at[j] ? j : at[j] && !at[i] ? i : j;
+        const auto clear = [&](const Plan& q) {
+          for (std::size_t m = 0; m < plans.size(); ++m) {
+            if (m != k && ends_overlap(q, plans[m])) return false;
+          }
+          return true;
+        };
+        const PathPoint from = at[k] ? *at[k] : PathPoint{full[k].steps.empty() ? 0 : full[k].steps.size() - 1, 1};
+        if (full[k].steps.empty() || !halt_at(k, from, clear)) {
+          for (const std::size_t m : {i, j}) {
+            plans[m] = full[m];
+            at[m].reset();
+          }
+        }
+        moved = true;
+      }
+    }
+    if (!moved) return plans;
+  }
+  // Still on top of each other: every order in full, as checked.
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    for (std::size_t j = i + 1; j < plans.size(); ++j) {
+      if (ends_overlap(plans[i], plans[j])) return full;
+    }
+  }
+  return plans;
+}
+
+Verdict carry_out(GameState& s, const Field& field, Orders orders, const std::map<std::size_t, PathPoint>& halts,
+                  std::vector<Event>& events);
+
+Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events,
+                        const std::vector<Decision>* owed, const CheckedOrders* checked) {
+  std::vector<Decision> own;
+  const std::vector<Decision>& decisions = stage_decisions(owed, own, [&] { return execute_decisions(s); });
+  std::optional<Field> own_field;
+  const Field& field = checked != nullptr ? checked->field : own_field.emplace(s);
+  assert(checked == nullptr ||
+         (field.state().brigades == s.brigades && field.state().guns == s.guns &&
+          field.state().leaders == s.leaders && field.state().movement == s.movement));
+  auto orders = plan_orders(s, field, decisions, answers, checked);
+  if (!orders) return orders.error();
+  // "The enemy chooses at which point in the brigade's move they wish to give
+  // fire": where it has a choice, the orders wait for it (RULINGS C18).
+  const auto choices = fire_choices(orders.value());
+  if (std::any_of(choices.begin(), choices.end(), [](const FireChoice& c) { return c.points.size() > 1; })) {
+    s.movement.orders.clear();
+    for (const auto& a : answers) s.movement.orders.push_back({a.decision_id, a.steps});
+    s.movement.stage = MoveStage::kFlankFire;
+    return Ok{};
+  }
+  std::map<std::size_t, PathPoint> halts;
+  for (const auto& c : choices) {
+    auto [it, fresh] = halts.emplace(c.plan, c.points.front());
+    if (!fresh) it->second = std::min(it->second, c.points.front());
+  }
+  return carry_out(s, field, std::move(orders).value(), halts, events);
+}
+
+// The held orders as the answers they were.
+std::vector<Answer> held_answers(const GameState& s, const std::vector<Decision>& decisions) {
+  std::vector<Answer> out;
+  for (const auto& o : s.movement.orders) {
+    Answer a;
+    a.decision_id = o.decision;
+    a.steps = o.steps;
+    if (const Decision* d = find_decision(decisions, o.decision)) a.seat = d->seat;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+std::vector<Decision> flank_fire_decisions(const GameState& s) {
+  const auto decisions = execute_decisions(s);
+  const Field field(s);
+  auto orders = plan_orders(s, field, decisions, held_answers(s, decisions), nullptr);
+  std::vector<Decision> out;
+  if (!orders) return out;
+  for (const auto& c : fire_choices(orders.value())) {
+    if (c.points.size() > 1) out.push_back(fire_decision(s, orders.value(), c));
+  }
+  return out;
+}
+
+Verdict resolve_flank_fire(GameState& s, const std::vector<Answer>& answers, std::vector<Event>& events,
+                           const std::vector<Decision>* owed) {
+  std::vector<Decision> own;
+  const std::vector<Decision>& asked = stage_decisions(owed, own, [&] { return flank_fire_decisions(s); });
+  for (const auto& a : answers) {
+    const Decision* d = find_decision(asked, a.decision_id);
+    if (d == nullptr) return no("no_decision", "Nothing is asked as \"" + a.decision_id + "\" now.");
+    if (a.seat != d->seat) return no("wrong_seat", "Decision " + d->id + " is owed by " + d->seat + ".");
+    if (!a.option.empty() && std::none_of(d->options.begin(), d->options.end(),
+                                          [&](const Option& o) { return o.id == a.option; })) {
+      return no("bad_option", "\"" + a.option + "\" is not an option for " + d->id + ".");
+    }
+  }
+  const auto decisions = execute_decisions(s);
+  const Field field(s);
+  auto orders = plan_orders(s, field, decisions, held_answers(s, decisions), nullptr);
+  if (!orders) return orders.error();
+  std::map<std::size_t, PathPoint> halts;
+  for (const auto& c : fire_choices(orders.value())) {
+    PathPoint at = c.points.front();  // the only point, or "first" (the default)
+    if (c.points.size() > 1) {
+      const std::string id = fire_decision_id(s, orders.value().plans[c.plan], orders.value().plans[c.plan].passes[c.pass]);
+      for (const auto& a : answers) {
+        if (a.decision_id != id) continue;
+        for (std::size_t k = 0; k < c.names.size(); ++k) {
+          if (c.names[k] == a.option) at = c.points[k];
+        }
+      }
+    }
+    auto [it, fresh] = halts.emplace(c.plan, at);
+    if (!fresh) it->second = std::min(it->second, at);
+  }
+  s.movement.orders.clear();
+  return carry_out(s, field, std::move(orders).value(), halts, events);
+}
+
+Verdict carry_out(GameState& s, const Field& field, Orders orders, const std::map<std::size_t, PathPoint>& halts,
+                  std::vector<Event>& events) {
+  std::vector<Plan> plans = halt_where_fired_on(field, std::move(orders.plans), halts);
+  const auto& leader_moves = orders.leader_moves;
   std::set<std::string> movers;
   for (const auto& p : plans) {
     if (p.moved) movers.insert(p.unit);
@@ -1809,6 +2172,19 @@ Verdict resolve_execute(GameState& s, const std::vector<Answer>& answers, std::v
     const Brigade* t = s.find_brigade(p.merge_with);
     if (m == nullptr || t == nullptr) continue;
     if (!in_contact(pose_envelope(pose_of(*m)), pose_envelope(pose_of(*t)), kCommandGap + kEps)) {
+      const bool partner_halted = std::any_of(plans.begin(), plans.end(), [&](const Plan& q) {
+        return q.halted && q.unit == p.merge_with;
+      });
+      if (partner_halted) {
+        // Its partner halted short of it (flanking fire, RULINGS C18).
+        Event e;
+        e.kind = "merge_failed";
+        e.text = ref(p.unit) + " does not merge: " + ref(p.merge_with) + " halted on its way.";
+        e.subjects = {p.unit, p.merge_with};
+        e.where = {{m->position, p.unit}};
+        events.push_back(std::move(e));
+        continue;
+      }
       Rejection r = no("merge", ref(p.unit) + " did not end in base-to-base contact with " + ref(p.merge_with) +
                                     " and cannot merge.");
       r.decisions = {"move/" + p.unit};
@@ -2069,7 +2445,9 @@ namespace {
 // Whether checking an answer to `d` needs the state's Field: orders and
 // leaders' moves do; declarations and skirmish choices do not, so none is
 // laid out for them.
-bool needs_field(const Decision& d) { return d.kind != "move_dice" && d.kind != "skirmish_withdrawal"; }
+bool needs_field(const Decision& d) {
+  return d.kind != "move_dice" && d.kind != "skirmish_withdrawal" && d.kind != "flanking_fire_point";
+}
 
 // `field` is the state's, or null where !needs_field(d). `plans`, when
 // given, keeps the plan of an order found legal, by decision.
@@ -2082,6 +2460,15 @@ Verdict check_with(const GameState& state, const Field* field, const Decision& d
       return no("bad_option", "Answer \"withdraw\" or \"stand\".");
     }
     return Ok{};
+  }
+  if (d.kind == "flanking_fire_point") {
+    std::string listed;
+    for (const auto& o : d.options) {
+      if (o.id == answer.option || answer.option.empty()) return Ok{};
+      listed += (listed.empty() ? "\"" : ", \"") + o.id + "\"";
+    }
+    return no("bad_option", "\"" + answer.option + "\" is not a point " + ref(d.subjects.front()) + " may fire at on " +
+                                ref(d.subjects.back()) + "; choose one of " + listed + ".");
   }
   assert(field != nullptr && needs_field(d));
   if (d.kind == "leader_move") return check_leader(state, *field, answer, decision_unit(d.id, "leader/"));
@@ -2136,6 +2523,7 @@ Verdict movement_resolve(GameState& next, const std::vector<Answer>& answers, Di
       next.movement.stage = MoveStage::kExecute;
       return resolve_execute(next, answers, events, owed, checked);
     case MoveStage::kSkirmish: return resolve_skirmish(next, answers, events, owed);
+    case MoveStage::kFlankFire: return resolve_flank_fire(next, answers, events, owed);
     default:
       if (!answers.empty()) return no("no_decision", "Nothing is owed in the movement phase now.");
       return Ok{};

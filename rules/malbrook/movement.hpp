@@ -3,7 +3,7 @@
 // Combat" that moving must respect).
 //
 // The acting armies are sequence.hpp's acting_armies(state) (one side per
-// half, or both when simultaneous). The phase has up to three sub-steps, kept
+// half, or both when simultaneous). The phase has up to four sub-steps, kept
 // in GameState::movement and stamped with (turn, half) so a new half starts
 // afresh without any call from the engine:
 //
@@ -27,6 +27,14 @@
 //     22.5°, sweeps against troops and terrain, halts, the full-move rule).
 //     Then DPs, combat status, merges and splits, attached leaders, and
 //     hussars' compulsory skirmish withdrawal.
+//  2b. kFlankFire — only when an order passes by the flank of enemy foot
+//     within 1" and the foot have a choice of where to fire (RULINGS C18):
+//     the orders are held (MovementState::orders) and the foot's seat is
+//     asked "flank_fire/<foot>/<brigade>" (kind "flanking_fire_point"):
+//     "first" (default: where it first comes within 1"), "most" (where the
+//     most of the foot's bases bear), "last" (as late as it is within 1");
+//     then the orders are carried out, each brigade halted where it is fired
+//     on, as in step 2.
 //  3. kSkirmish — only when dismounted dragoons were approached within 2" by
 //     formed enemy: "skirmish/<id>" (kind "skirmish_withdrawal") to their
 //     seat: "withdraw" or "stand" (default).

@@ -18,6 +18,7 @@ enum class MoveStage : std::uint8_t {
   kExecute,   // the acting army gives each unit its order; detached leaders move
   kSkirmish,  // the other army: dismounted dragoons approached may withdraw
   kDone,      // nothing more owed; the engine moves on
+  kFlankFire, // the other army: foot whose flank a move passes choose where they fire (before kSkirmish)
 };
 
 enum class MoveMode : std::uint8_t {
@@ -43,6 +44,16 @@ struct MoveDeclaration {
   friend bool operator==(const MoveDeclaration&, const MoveDeclaration&) = default;
 };
 
+// An order given in the kExecute step, held while the foot it passes choose
+// where they give flanking fire (kFlankFire): the decision it answered
+// ("move/<unit>", "leader/<id>") and its steps.
+struct HeldOrder {
+  std::string decision;
+  std::vector<OrderStep> steps;
+
+  friend bool operator==(const HeldOrder&, const HeldOrder&) = default;
+};
+
 // Stamped with the turn and half of the phase it belongs to: a stamp that
 // does not match the state's (turn, half) means a fresh movement phase.
 struct MovementState {
@@ -52,6 +63,7 @@ struct MovementState {
   std::vector<MoveDeclaration> declarations;
   std::vector<std::string> skirmishers;  // dismounted dragoons offered a skirmish withdrawal
   std::vector<std::string> threats;      // threats[i]: the formed enemy brigade approaching skirmishers[i]
+  std::vector<HeldOrder> orders;         // kFlankFire: the acting army's orders, not yet carried out
 
   friend bool operator==(const MovementState&, const MovementState&) = default;
 };
@@ -108,6 +120,16 @@ inline void hash_movement(Hasher& h, const MovementState& m) {
   for (const auto& s : m.skirmishers) h.str(s);
   h.u64(m.threats.size());
   for (const auto& s : m.threats) h.str(s);
+  // Only while orders are held, so other states keep their digests.
+  if (!m.orders.empty()) {
+    h.tag(26);
+    h.u64(m.orders.size());
+    for (const auto& o : m.orders) {
+      h.str(o.decision);
+      h.u64(o.steps.size());
+      for (const auto& s : o.steps) hash_order_step(h, s);
+    }
+  }
 }
 
 }  // namespace galloper::rules::malbrook

@@ -66,8 +66,13 @@ void fields(Ar& ar, either<MoveDeclaration> auto& d) {
 }
 
 template <class Ar>
+void fields(Ar& ar, either<HeldOrder> auto& o) {
+  GALLOPER_FIELDS(o, decision, steps);
+}
+
+template <class Ar>
 void fields(Ar& ar, either<MovementState> auto& m) {
-  GALLOPER_FIELDS(m, turn, half, stage, declarations, skirmishers, threats);
+  GALLOPER_FIELDS(m, turn, half, stage, declarations, skirmishers, threats, orders);
 }
 
 // after_combat_state.hpp
@@ -90,7 +95,8 @@ void fields(Ar& ar, either<AfterCombatEntry> auto& e) {
 
 template <class Ar>
 void fields(Ar& ar, either<AfterCombatState> auto& a) {
-  GALLOPER_FIELDS(a, turn, started, round, entries, done, move_turn, move_half, retire_choices);
+  GALLOPER_FIELDS(a, turn, started, round, entries, done, move_turn, move_half, retire_choices, meeting_pursuer,
+                  meeting_enemy);
 }
 
 // combat.hpp
@@ -252,7 +258,7 @@ constexpr CommandStage last_of(CommandStage) { return CommandStage::kControl; }
 constexpr RiskCause last_of(RiskCause) { return RiskCause::kCasualty; }
 constexpr TerrainKind last_of(TerrainKind) { return TerrainKind::kFord; }
 constexpr MessageKind last_of(MessageKind) { return MessageKind::kReassign; }
-constexpr MoveStage last_of(MoveStage) { return MoveStage::kDone; }
+constexpr MoveStage last_of(MoveStage) { return MoveStage::kFlankFire; }
 constexpr MoveMode last_of(MoveMode) { return MoveMode::kRoad; }
 constexpr MoraleCauseKind last_of(MoraleCauseKind) { return MoraleCauseKind::kLeaderRouting; }
 constexpr AfterAction last_of(AfterAction) { return AfterAction::kRetireHaltShort; }

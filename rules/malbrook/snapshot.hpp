@@ -44,7 +44,7 @@ namespace galloper::rules::malbrook {
 // refused with "snapshot_version" and the store rebuilds them from the log.
 // The field lists bind every member by name (structured bindings), so adding
 // a member to a state struct does not compile until it is added there too.
-inline constexpr std::uint16_t kSnapshotFormat = 2;
+inline constexpr std::uint16_t kSnapshotFormat = 4;
 
 // The snapshot of `state` (without its seed and terrain).
 std::vector<std::uint8_t> encode_snapshot(const GameState& state);

@@ -23,6 +23,22 @@ VisibilityRules visibility_rules() {
 
 namespace {
 
+// Troops at a fortification: their footprint on the drawn work or against it
+// (within base-to-base contact of its edge).
+bool at_fortification(const TerrainMap& terrain, const Polygon& poly) {
+  constexpr double kAgainst = 0.05;
+  std::vector<std::uint32_t> near;
+  terrain.linears_near(poly.bounds().expanded(kAgainst), near);  // their boxes hold their widths
+  for (const std::uint32_t i : near) {
+    const Linear& l = terrain.linears()[i];
+    if (l.kind != LinearKind::kFortification) continue;
+    for (std::size_t k = 0; k < l.path.segment_count(); ++k) {
+      if (distance(poly, l.path.segment(k)) <= l.width / 2 + kAgainst) return true;
+    }
+  }
+  return false;
+}
+
 // Ground, cover and smoke for one object, judged at its footprint.
 void place_on_terrain(SceneObject& o, const TerrainMap& terrain, double facing_deg) {
   const OrientedRect env = envelope(o.bases, facing_deg);
@@ -33,6 +49,9 @@ void place_on_terrain(SceneObject& o, const TerrainMap& terrain, double facing_d
     o.significantly_high = h->significantly_high;
   }
   const Polygon poly = env.polygon();
+  // ... and troops at a fortification stand a fortification's height above
+  // that ground (RULINGS R20).
+  if (at_fortification(terrain, poly)) o.elevation += kFortificationHeight;
   o.at_cover_edge = terrain.at_edge_of(poly, AreaKind::kWood, kCoverEdgeDepth) != nullptr ||
                     terrain.at_edge_of(poly, AreaKind::kTown, kCoverEdgeDepth) != nullptr;
 }

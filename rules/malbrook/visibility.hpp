@@ -26,6 +26,10 @@ namespace galloper::rules::malbrook {
 // edge) is a ruling: 1" (RULINGS.md).
 VisibilityRules visibility_rules();
 inline constexpr double kCoverEdgeDepth = 1.0;
+// "Troops on higher elevation (hill or fortification)": troops at a
+// fortification stand this high above the ground it is built on, as on a
+// hill of the default height (RULINGS R16, R20).
+inline constexpr double kFortificationHeight = 1.0;
 
 // kMessenger: GameState::messengers; kHorseHolders: the horse-holder marker
 // of GameState::brigades[index].

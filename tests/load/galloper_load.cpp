@@ -347,8 +347,8 @@ awaitable<void> create_game(Run& run) {
   run.game_id = created.game_id();
   for (const auto& invite : created.invites()) {
     if (invite.seat() == "umpire") run.umpire_token = invite.token();
-    if (invite.seat() == "spectator") run.spectator_token = invite.token();
   }
+  run.spectator_token = created.spectators().token();  // the spectators' link is not a seat's invite
   if (run.umpire_token.empty() || run.spectator_token.empty()) {
     throw std::runtime_error("GameCreated carried no umpire or spectator invite");
   }

@@ -294,6 +294,72 @@ TEST(AfterCombat, CavalryRetiringAfterAnInconclusiveCombatTakeNoDp) {
   EXPECT_EQ(brigade(s, "fr_b1").dps, 0u);
 }
 
+// "+7 Breakthrough ... Others may take any permitted after combat action.
+// Cavalry who elect not to pursue take 1 DP." With nobody left to pursue
+// (the opponent destroyed, or only guns charged) there is no pursuit to
+// elect against: A-B cavalry remain (the default) or retire, without the DP,
+// as C-E cavalry whose "must pursue" finds nobody simply remain (RULINGS C21).
+TEST(AfterCombat, BreakthroughCavalryWithNobodyToPursueRemainOrRetireWithoutTheDp) {
+  auto destroyed_opponent = [] {
+    GameState s = facing_off();
+    brigade(s, "fr_b1").type = TroopType::kHorse;
+    brigade(s, "fr_b1").grade = Grade::kA;
+    add_combat(s, 7, {AfterAction::kPursue, AfterAction::kRemainWithDp, AfterAction::kRetire}, {AfterAction::kRout});
+    Brigade& al = brigade(s, "al_b1");  // the break cost it its last bases
+    al.bases = 0;
+    al.status |= bit(Status::kDestroyed);
+    return s;
+  };
+  GameState s = destroyed_opponent();
+  FixedDice none{};
+  FixedDice spare{3, 4, 3, 4};  // a retire, were it forced
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, spare, ev);
+  auto ds = after_combat_pending(s);
+  ASSERT_EQ(ids(ds), (std::vector<std::string>{"after/fr_b1"}));
+  std::vector<std::string> options;
+  for (const auto& o : ds[0].options) options.push_back(o.id);
+  EXPECT_EQ(options, (std::vector<std::string>{"remain", "retire"}));
+  EXPECT_EQ(ds[0].default_option, "remain");
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "remain")}, none, ev);
+  EXPECT_TRUE(after_combat_done(s));
+  EXPECT_EQ(brigade(s, "fr_b1").dps, 0u);
+  EXPECT_NEAR(brigade(s, "fr_b1").position.y, 10, 1e-9);
+
+  GameState r = destroyed_opponent();
+  FixedDice spare2{3, 4, 3, 4};
+  after_combat_resolve(r, {}, spare2, ev);
+  FixedDice retire{3, 4, 3, 4, 3, 4};
+  std::vector<Event> mine;
+  after_combat_resolve(r, {option_answer("after/fr_b1", "fr/left", "retire")}, retire, mine);
+  EXPECT_EQ(brigade(r, "fr_b1").dps, 0u);
+  EXPECT_TRUE(brigade(r, "fr_b1").has(Status::kRetiring));
+  for (const auto& e : mine) EXPECT_EQ(e.text.find("does not pursue"), std::string::npos) << e.text;
+
+  // Only guns charged: their crews gone, nobody to pursue either.
+  GameState g = facing_off();
+  brigade(g, "fr_b1").type = TroopType::kHorse;
+  brigade(g, "fr_b1").grade = Grade::kB;
+  brigade(g, "al_b1").position = {40, 30};
+  CombatResult c;
+  c.id = "t1c1";
+  c.turn = g.turn;
+  c.a.army = "fr";
+  c.a.brigades = {"fr_b1"};
+  c.a.parts = {part(brigade(g, "fr_b1"), {AfterAction::kPursue, AfterAction::kRemainWithDp, AfterAction::kRetire})};
+  c.b.army = "al";
+  c.b.guns = {"al_gun"};
+  c.difference = 7;
+  c.loser = "al";
+  g.combat.results.push_back(c);
+  FixedDice spare3{3, 4, 3, 4};
+  after_combat_resolve(g, {}, spare3, ev);
+  ds = after_combat_pending(g);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].options.size(), 2u);
+  EXPECT_EQ(ds[0].default_option, "remain");
+}
+
 TEST(AfterCombat, RideThroughASingleRankAndFaceTheNearestThreat) {
   GameState s = facing_off();
   Brigade& fr = brigade(s, "fr_b1");
@@ -918,15 +984,74 @@ TEST(AfterCombatMovement, PursuersMeetingNewEnemyChargeThem) {
   EXPECT_TRUE(s.combat.charges.empty());  // foot do not counter-charge
 }
 
-TEST(AfterCombatMovement, CavalryMetByPursuersCounterCharge) {
-  GameState s = pursuit_into(TroopType::kHorse);
-  FixedDice dice(std::vector<int>(200, 3));
+// "Pursuers encountering new enemy immediately charge into them, the
+// opponent may countercharge if cavalry": the cavalry's seat says whether
+// it does, counter-charging by default (RULINGS AC8).
+TEST(AfterCombatMovement, CavalryMetByPursuersMayCounterChargeOrStand) {
+  for (const std::string answer : {"counter_charge", "stand", ""}) {
+    GameState s = pursuit_into(TroopType::kHorse);
+    FixedDice dice(std::vector<int>(200, 3));
+    std::vector<Event> ev;
+    begin_movement_half(s, dice, ev);
+    EXPECT_TRUE(has_event(ev, "pursuit_meets"));
+    EXPECT_FALSE(has_event(ev, "pursuit_charge"));  // not before the cavalry answer
+    const auto ds = pending(s);
+    ASSERT_EQ(ids(ds), (std::vector<std::string>{"counter/fr_b2"}));
+    EXPECT_EQ(ds[0].seat, "fr/left");
+    EXPECT_EQ(ds[0].kind, "pursuit_counter_charge");
+    EXPECT_EQ(ds[0].default_option, "counter_charge");
+    ASSERT_EQ(ds[0].options.size(), 2u);
+    EXPECT_EQ(ds[0].options[1].id, "stand");
+    EXPECT_FALSE(check(s, option_answer("counter/fr_b2", "fr/left", "evade")).ok());
+    EXPECT_FALSE(check(s, option_answer("counter/fr_b2", "al/right", "stand")).ok());
+    const Answer a = option_answer("counter/fr_b2", "fr/left", answer.empty() ? ds[0].default_option : answer);
+    ASSERT_TRUE(check(s, a).ok());
+    KeyedDice keyed(s.seed, s.step);
+    auto r = resolve(s, {a}, keyed);
+    ASSERT_TRUE(r.ok()) << r.error().reason;
+    EXPECT_TRUE(has_event(r->events, "pursuit_charge")) << answer;
+    const auto& charges = r->next.combat.charges;
+    const bool countered = !charges.empty() && charges.back().charger == "fr_b2" && charges.back().counter;
+    EXPECT_EQ(countered, answer != "stand") << answer;
+    for (const auto& d : r->next_pending) EXPECT_NE(d.id, "counter/fr_b2");
+  }
+}
+
+// The same in the after-combat sub-step: the pursuer waits where it met the
+// cavalry, the rest of the round after the answer.
+TEST(AfterCombat, PursuersMeetingCavalryWaitForItsAnswer) {
+  GameState s = facing_off();
+  Brigade& fr = brigade(s, "fr_b1");
+  fr.bases = 2;  // x 15..17
+  brigade(s, "al_b1").type = TroopType::kHorse;  // x 14..18, y 10.5..11.75
+  Brigade& cav = brigade(s, "fr_b2");
+  cav.type = TroopType::kHorse;
+  cav.bases = 1;
+  cav.position = {18, 8};  // x 17.5..18.5, y 6.75..8: beside the retirers' way, across the pursuers'
+  add_combat(s, -5, {AfterAction::kRetire}, {AfterAction::kPursue});
+  // Retire: AvD 3 + D6 3 + 1" = 4"; pursue: 2 AvD 5, 5 + D6 6 = 8", stopped by fr_b2 2.5" on.
+  std::vector<int> faces{3, 3, 5, 5, 6};
+  for (int i = 0; i < 200; ++i) faces.push_back(3);
+  FixedDice dice(faces);
   std::vector<Event> ev;
-  begin_movement_half(s, dice, ev);
+  after_combat_resolve(s, {}, dice, ev);
+  EXPECT_TRUE(has_event(ev, "pursuit_meets"));
+  EXPECT_FALSE(has_event(ev, "pursuit_charge"));
+  ASSERT_EQ(ids(after_combat_pending(s)), (std::vector<std::string>{"counter/fr_b2"}));
+  EXPECT_FALSE(after_combat_done(s));
+  EXPECT_NEAR(brigade(s, "al_b1").position.y, 10.5 - 2.5, 1e-6);  // waiting against fr_b2
+  after_combat_resolve(s, {option_answer("counter/fr_b2", "fr/left", "stand")}, dice, ev);
   EXPECT_TRUE(has_event(ev, "pursuit_charge"));
-  ASSERT_EQ(s.combat.charges.size(), 1u);
-  EXPECT_EQ(s.combat.charges[0].charger, "fr_b2");
-  EXPECT_TRUE(s.combat.charges[0].counter);
+  for (const auto& d : after_combat_pending(s)) EXPECT_NE(d.id, "counter/fr_b2");
+  bool fought = false;
+  for (const auto& r : s.combat.results) {
+    if (!r.pursuit) continue;
+    fought = true;
+    const CombatSide& french = r.a.army == "fr" ? r.a : r.b;
+    EXPECT_FALSE(french.charged);  // it stood
+  }
+  EXPECT_TRUE(fought);
+  EXPECT_TRUE(s.combat.charges.empty());
 }
 
 // ---- Ride-through (RULINGS AC6) ----
@@ -960,6 +1085,64 @@ TEST(AfterCombat, RideThroughThreeDiceHaltsTwoInchesShortOfNewEnemy) {
   EXPECT_EQ(faces.remaining(), 0u);
   EXPECT_NEAR(pose_envelope(pose_of(brigade(s, "fr_b1"))).center.y - y0, 4.0, 1e-6);
   EXPECT_TRUE(brigade(s, "fr_b1").has(Status::kMoved));
+}
+
+// "+2/3 Success ... Cavalry who charged only guns ride-through": the gun
+// whose crew took refuge with its friends stays where it stood, abandoned;
+// the riders go through its position as through any enemy they charged, and
+// room is judged beyond it (RULINGS AC6).
+TEST(AfterCombat, CavalryThatChargedOnlyGunsRideThroughTheAbandonedGun) {
+  auto charged_the_gun = [](Vec2 friends_at) {
+    GameState s = facing_off();
+    Brigade& fr = brigade(s, "fr_b1");
+    fr.type = TroopType::kHorse;  // 1¼" deep: y 8.75..10, x 14..18
+    fr.dps = 1;
+    brigade(s, "al_b1").position = friends_at;
+    Gun g;
+    g.id = "al_g";
+    g.name = "al_g";
+    g.army = "al";
+    g.wing = "right";
+    g.command = "c3";
+    g.position = {16, 10.05};  // facing the riders: its base y 10.05..11.55
+    g.facing_deg = 180;
+    g.status = bit(Status::kAbandoned) | bit(Status::kInCombat);
+    g.crew_with = "al_b1";
+    s.guns = {g};
+    CombatResult r;
+    r.id = "t1c1";
+    r.turn = s.turn;
+    r.a.army = "fr";
+    r.a.brigades = {"fr_b1"};
+    r.a.parts = {part(fr, {AfterAction::kRideThrough2, AfterAction::kRideThrough3})};
+    r.b.army = "al";
+    r.b.guns = {"al_g"};
+    r.difference = 2;
+    r.loser = "al";
+    s.combat.results.push_back(r);
+    return s;
+  };
+  GameState s = charged_the_gun({30, 30});  // the crew's friends well away
+  FixedDice none{};
+  std::vector<Event> ev;
+  after_combat_resolve(s, {}, none, ev);
+  auto ds = after_combat_pending(s);
+  ASSERT_EQ(ids(ds), (std::vector<std::string>{"after/fr_b1"}));
+  FixedDice faces{5, 5};  // 2 AvD = 5"
+  after_combat_resolve(s, {option_answer("after/fr_b1", "fr/left", "ride_through_2")}, faces, ev);
+  const Brigade& b = brigade(s, "fr_b1");
+  EXPECT_NEAR(pose_envelope(pose_of(b)).center.y, 8.75 + 0.625 + 5, 1e-6);
+  EXPECT_EQ(b.dps, 0u);  // "remove 1 DP"
+  EXPECT_TRUE(b.has(Status::kMoved));
+
+  // The crew's friends right behind the gun: a supporting line too close.
+  GameState t = charged_the_gun({16, 12});  // facing south: y 12..13
+  after_combat_resolve(t, {}, none, ev);
+  ds = after_combat_pending(t);
+  ASSERT_EQ(ds.size(), 1u);
+  std::vector<std::string> options;
+  for (const auto& o : ds[0].options) options.push_back(o.id);
+  EXPECT_EQ(options, (std::vector<std::string>{"remain", "retire"}));
 }
 
 }  // namespace

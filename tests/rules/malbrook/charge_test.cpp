@@ -294,6 +294,53 @@ TEST(ChargeFlow, FlankChargeFromBehindTheFlankUnlessRefused) {
   }
 }
 
+// "Foot who stand to receive a charge from over 2 inches away may step-back
+// an end stand ... to refuse a flank": the flank is refused by the stand that
+// steps back. Foot that may not step back (E grade, not a single line: the
+// manoeuvre's own limits) or whose end stand has no room behind it are not
+// offered the refusal, and the charge from behind the flank counts (RULINGS C5).
+TEST(ChargeFlow, NoRefusalWhereTheEndStandCannotStepBack) {
+  auto flank_state = [] {
+    return combat_state({unit("fr_h", "fr", TroopType::kHorse, {21, 12.9}, 270),
+                         unit("al_b1", "al", TroopType::kFoot, {16, 13}, 180)});
+  };
+  auto response_options = [](GameState& s) {
+    std::vector<Event> ev;
+    FixedDice none{};
+    EXPECT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, none, ev).ok());
+    const auto ds = combat_pending(s);
+    return ds.size() == 1 ? ds[0] : Decision{};
+  };
+  GameState e = flank_state();
+  brigade(e, "al_b1").grade = Grade::kE;
+  Decision d = response_options(e);
+  EXPECT_TRUE(has_option(d, "about_face"));
+  EXPECT_FALSE(has_option(d, "refuse_flank"));
+
+  GameState two = flank_state();
+  brigade(two, "al_b1").bases = 8;
+  brigade(two, "al_b1").formation = Formation::kTwoRankLine;
+  d = response_options(two);
+  EXPECT_FALSE(has_option(d, "refuse_flank"));
+
+  // A friend touching the end stand's rear (the eastern stand, x 17..18, y 13..14).
+  GameState boxed = flank_state();
+  Brigade friend_behind = unit("al_b2", "al", TroopType::kFoot, {17.5, 14}, 180, 1);
+  boxed.brigades.push_back(friend_behind);
+  d = response_options(boxed);
+  EXPECT_TRUE(has_option(d, "about_face"));
+  EXPECT_FALSE(has_option(d, "refuse_flank"));
+  // ... so the charge from behind the flank costs the -2.
+  std::vector<int> faces{4, 4};
+  for (int i = 0; i < 20; ++i) faces.push_back(1);
+  FixedDice dice(faces);
+  std::vector<Event> ev;
+  ASSERT_TRUE(step(boxed, {{"response/al_b1", "stand"}}, dice, ev).ok());
+  ASSERT_TRUE(step(boxed, {{"charge_dice/fr_h", "2"}}, dice, ev).ok());
+  ASSERT_EQ(boxed.combat.results.size(), 1u);
+  EXPECT_EQ(modifier(boxed.combat.results[0].b, "charged in the flank or rear"), -2);
+}
+
 // The refusing base is placed as the movement phase's "refuse_step_back"
 // places it (RULINGS C5, M21): the end base on the charger's side, 1" back.
 TEST(ChargeFlow, RefusingTheFlankStepsTheEndBaseBackAsTheMovementPhaseDoes) {
@@ -356,6 +403,27 @@ TEST(ChargeFlow, ALOutranceAgainstCavalryAddsTwoAndTakesTwoDpsWhenInconclusive) 
   EXPECT_EQ(brigade(s, "al_h").dps, 1u);
   // À l'outrance against a single rank of cavalry, inconclusive: ride through.
   EXPECT_EQ(r.a.parts[0].options, (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
+}
+
+// "+1/-1 ... Cavalry who charged à l'outrance against dismounted dragoons or
+// a single rank of enemy cavalry, ride-through" -- though dismounted dragoons
+// are foot, and "Cavalry who charged foot retire".
+TEST(ChargeFlow, HussarsALOutranceAgainstDismountedDragoonsInconclusiveRideThrough) {
+  GameState s = combat_state({unit("fr_hu", "fr", TroopType::kHussars, {16, 10}, 0),
+                              unit("al_dd", "al", TroopType::kDismountedDragoons, {16, 13}, 180)});
+  std::vector<Event> ev;
+  std::vector<int> faces{4, 4};
+  for (int i = 0; i < 20; ++i) faces.push_back(1);  // no hits either side: inconclusive
+  FixedDice dice(faces);
+  ASSERT_TRUE(step(s, {{"charge/fr_hu", "outrance:al_dd"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"response/al_dd", "stand"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_hu", "2"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.results.size(), 1u);
+  const CombatResult& r = s.combat.results[0];
+  ASSERT_EQ(r.band_a, CombatBand::kInconclusive);
+  EXPECT_EQ(r.a.parts[0].options, (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
+  // The dragoons, inconclusive against cavalry, remain or retire.
+  EXPECT_EQ(r.b.parts[0].options, (std::vector<AfterAction>{AfterAction::kRemain, AfterAction::kRetire}));
 }
 
 TEST(ChargeFlow, FootThatMovedChargedByCavalryLoseTwo) {
@@ -541,6 +609,46 @@ TEST(ChargeFlow, CavalryThatMovedMayChargeAndTakeFatigueDpsFromTheChargeDice) {
   EXPECT_NEAR(brigade(s, "fr_h").position.y, 15, 1e-6);  // 5" of the 8": it fails to contact
   EXPECT_TRUE(brigade(s, "fr_h").has(Status::kFailedCharge));
   EXPECT_EQ(brigade(s, "fr_h").dps, 1u);  // the 6
+}
+
+// "Charge Move. To conduct a charge a brigade must roll at least one move
+// die": its move dice are the normal move's, "Cavalry 1 or 2 AvD ... Both may
+// add an additional optional D6", and "Cavalry may only change speed by up to
+// 2 dice per turn" -- 1 AvD + D6 is two dice, open to a stationary brigade.
+TEST(ChargeFlow, CavalryMayChargeOnOneAverageDieAndAD6) {
+  GameState s = horse_at_foot(4);
+  std::vector<Event> ev;
+  std::vector<int> faces{3, 6};  // AvD 3 + D6 6 = 4.5": contact at 4"
+  for (int i = 0; i < 20; ++i) faces.push_back(1);  // the combat
+  FixedDice dice(faces);
+  ASSERT_TRUE(step(s, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_TRUE(step(s, {}, dice, ev).ok());
+  auto ds = combat_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  std::vector<std::string> options;
+  for (const auto& o : ds[0].options) options.push_back(o.id);
+  EXPECT_EQ(options, (std::vector<std::string>{"1", "2", "1+d6"}));  // stationary: at most two dice
+  EXPECT_EQ(ds[0].default_option, "2");
+  EXPECT_TRUE(combat_check(s, option_answer("charge_dice/fr_h", "fr/left", "1+d6")).ok());
+  EXPECT_FALSE(combat_check(s, option_answer("charge_dice/fr_h", "fr/left", "3")).ok());
+  ASSERT_TRUE(step(s, {{"charge_dice/fr_h", "1+d6"}}, dice, ev).ok());
+  ASSERT_EQ(s.combat.charges.size(), 1u);
+  EXPECT_EQ(s.combat.charges[0].faces, (std::vector<int>{3, 6}));
+  EXPECT_NEAR(s.combat.charges[0].inches, 4.5, 1e-9);
+  EXPECT_EQ(s.combat.charges[0].contacted, "al_b1");
+  EXPECT_EQ(brigade(s, "fr_h").dps, 2u);  // the 6 on the D6 (fatigue), then the inconclusive combat's
+  EXPECT_EQ(brigade(s, "fr_h").move_dice, 2u);  // two dice for the change of speed
+  // After three dice last turn, 1 AvD + D6 is among 1 to 3 dice.
+  GameState t = horse_at_foot(4);
+  t.turn = 2;
+  record_move_dice(brigade(t, "fr_h"), 1, 3);
+  ASSERT_TRUE(step(t, {{"charge/fr_h", "charge:al_b1"}}, dice, ev).ok());
+  ASSERT_TRUE(step(t, {}, dice, ev).ok());
+  ds = combat_pending(t);
+  ASSERT_EQ(ds.size(), 1u);
+  options.clear();
+  for (const auto& o : ds[0].options) options.push_back(o.id);
+  EXPECT_EQ(options, (std::vector<std::string>{"1", "2", "1+d6", "3"}));
 }
 }  // namespace
 }  // namespace galloper::rules::malbrook

@@ -161,6 +161,32 @@ TEST(CombatModifiers, SupportedTwoRankLineButNotPlatoonFire) {
   EXPECT_EQ(modifier(q.b, "platoon fire"), 0);
 }
 
+// "Cavalry charging à l'outrance and foot giving fire by platoon never count
+// as supported regardless of the number of ranks": new style foot fire by
+// platoon in any formation (RULINGS C9), with or without the platoon bonus
+// (which needs a single line against infantry).
+TEST(CombatModifiers, PlatoonFiringFootAreNeverSupported) {
+  GameState s = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0, 8),
+                              unit("al_b1", "al", TroopType::kFoot, {16, 10.5}, 180)});
+  brigade(s, "fr_b1").style = FightingStyle::kNew;
+  brigade(s, "fr_b1").formation = Formation::kTwoRankLine;  // 4 + 4 bases, 1" x 3/4"
+  CombatResult r = assessed(s);
+  EXPECT_EQ(r.a.bases, 4);
+  EXPECT_EQ(modifier(r.a, "platoon fire"), 0);  // not a single line
+  EXPECT_EQ(modifier(r.a, "supported"), 0);
+  // In field column, against cavalry: still firing by platoon.
+  GameState c = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0, 6),
+                              unit("al_h", "al", TroopType::kHorse, {16, 10.5}, 180)});
+  brigade(c, "fr_b1").style = FightingStyle::kNew;
+  brigade(c, "fr_b1").formation = Formation::kFieldColumn;
+  r = assessed(c);
+  EXPECT_EQ(modifier(r.a, "supported"), 0);
+  // Traditional foot in the same field column are supported.
+  brigade(c, "fr_b1").style = FightingStyle::kTraditional;
+  r = assessed(c);
+  EXPECT_EQ(modifier(r.a, "supported"), 1);
+}
+
 TEST(CombatModifiers, MultipleBrigadesMajorityGradeAndAverageDps) {
   GameState s = combat_state({unit("fr_b1", "fr", TroopType::kFoot, {16, 10}, 0),
                               unit("fr_b2", "fr", TroopType::kFoot, {20.5, 10}, 0),
@@ -276,6 +302,51 @@ TEST(AfterCombatOptions, CavalryAgainstFootAndTheGrades) {
   guns.guns = {"g1"};
   EXPECT_EQ(after_combat_options(h, CombatBand::kSuccess, guns, CombatBand::kDrivenBack),
             (std::vector<AfterAction>{AfterAction::kRideThrough2, AfterAction::kRideThrough3}));
+}
+
+// "Foot. Troops that fight on foot. This includes dismounted dragoons as well
+// as infantry." Inconclusive: "Cavalry who charged foot retire. Cavalry who
+// charged à l'outrance against dismounted dragoons or a single rank of enemy
+// cavalry, ride-through": the second sentence names the dismounted dragoons
+// the first would otherwise send back.
+TEST(AfterCombatOptions, DismountedDragoonsAreFootYetHorseALOutranceRidesThroughThem) {
+  EXPECT_TRUE(is_foot(TroopType::kDismountedDragoons));
+  EXPECT_FALSE(is_cavalry(TroopType::kDismountedDragoons));
+  EXPECT_TRUE(is_foot(TroopType::kFoot));
+  CombatSide dragoons;
+  dragoons.foot = true;
+  CombatBrigade dd;
+  dd.type = TroopType::kDismountedDragoons;
+  dd.single_rank = true;
+  dragoons.parts = {dd};
+  CombatBrigade hu;
+  hu.type = TroopType::kHussars;
+  hu.grade = Grade::kD;
+  hu.charged = true;
+  hu.a_outrance = true;
+  const std::vector<AfterAction> ride{AfterAction::kRideThrough2, AfterAction::kRideThrough3};
+  EXPECT_EQ(after_combat_options(hu, CombatBand::kInconclusive, dragoons, CombatBand::kInconclusive), ride);
+  // Charging at the trot they are cavalry who charged foot: retire.
+  CombatBrigade trot = hu;
+  trot.a_outrance = false;
+  EXPECT_EQ(after_combat_options(trot, CombatBand::kInconclusive, dragoons, CombatBand::kInconclusive),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  // So are those who charged à l'outrance and won a success: "Cavalry who charged foot retire".
+  EXPECT_EQ(after_combat_options(hu, CombatBand::kSuccess, dragoons, CombatBand::kDrivenBack),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  // Infantry beside the dragoons: not "against dismounted dragoons" only.
+  CombatSide mixed = dragoons;
+  CombatBrigade inf;
+  inf.type = TroopType::kFoot;
+  mixed.parts.push_back(inf);
+  EXPECT_EQ(after_combat_options(hu, CombatBand::kInconclusive, mixed, CombatBand::kInconclusive),
+            (std::vector<AfterAction>{AfterAction::kRetire}));
+  // The dismounted dragoons charged by cavalry are foot: a success leaves them in place.
+  CombatSide hussars;
+  hussars.cavalry = true;
+  hussars.parts = {hu};
+  EXPECT_EQ(after_combat_options(dd, CombatBand::kSuccess, hussars, CombatBand::kDrivenBack),
+            (std::vector<AfterAction>{AfterAction::kRemain}));
 }
 
 TEST(CombatPhase, PassesToMoraleWithNoCavalryAndCombatsResolved) {

@@ -246,7 +246,8 @@ TEST(FullGame, OrdersResolvedOnTheChecksPlansAreOrdersPlannedAfresh) {
       auto r = test::resolve_bot_step(s, bot.answers(s), &used);
       ASSERT_TRUE(r.ok()) << scenario << ": " << r.error().reason;
       const auto owed = pending(s);
-      if (s.phase == Phase::kMovement && retire_pending(s).empty() && !owed.empty()) {
+      if (s.phase == Phase::kMovement && retire_pending(s).empty() && pursuit_meeting_pending(s).empty() &&
+          !owed.empty()) {
         const MoveChecks checks(s);
         for (const auto& a : used) {
           const auto d = std::find_if(owed.begin(), owed.end(), [&](const Decision& x) { return x.id == a.decision_id; });

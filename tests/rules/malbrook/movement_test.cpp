@@ -1008,22 +1008,57 @@ GameState passing_by_foot() {
   return s;
 }
 
-TEST(FlankingMusketry, PassingWithinAnInchOfFootsFrontHaltsThereAndIsFiredOn) {
+// The flanking-fire choices now owed (movement_pending at kFlankFire): `chosen`
+// by decision id, the rest their defaults; carried out as the step resolves.
+Verdict fire_at(GameState& s, const std::map<std::string, std::string>& chosen, std::vector<Event>* events_out = nullptr) {
+  std::vector<Answer> answers;
+  for (const auto& d : movement_pending(s)) {
+    const auto it = chosen.find(d.id);
+    answers.push_back(option_answer(d.id, d.seat, it == chosen.end() ? d.default_option : it->second));
+  }
+  for (const auto& a : answers) {
+    if (auto v = movement_check(s, a); !v) return v;
+  }
+  FixedDice dice(std::vector<int>{});
+  std::vector<Event> events;
+  GameState next = s;
+  auto v = movement_resolve(next, answers, dice, events);
+  if (v) s = std::move(next);
+  if (events_out) *events_out = std::move(events);
+  return v;
+}
+
+std::vector<std::string> option_ids(const Decision& d) {
+  std::vector<std::string> out;
+  for (const auto& o : d.options) out.push_back(o.id);
+  return out;
+}
+
+// "The enemy chooses at which point in the brigade's move they wish to give
+// fire. The brigade must halt its movement at that point." (RULINGS C18)
+TEST(FlankingMusketry, TheFootChooseWhereToFireAndTheBrigadeHaltsThere) {
   GameState s = passing_by_foot();
   ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
-  // "The brigade must halt its movement at that point": nothing more.
-  auto more = execute(s, {{"fr_b1", {step_of("side_step", 1, "left"), step_of("about_face")}}});
-  ASSERT_FALSE(more);
-  EXPECT_EQ(more.error().code, "flanking_fire");
-  // Its flank comes within 1" 0.3" into the side step: it halts there, so
-  // the whole 1" is refused with the point (RULINGS C18).
-  auto whole = execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}});
-  ASSERT_FALSE(whole);
-  EXPECT_EQ(whole.error().code, "flanking_fire");
-  EXPECT_NE(whole.error().reason.find("(after 0.3\" of this side_step)"), std::string::npos) << whole.error().reason;
+  // Its order stands: a 1" side step, its flank within 1" of al_b1's front
+  // 0.3" into it. Nothing moves before the foot choose.
+  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}}));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 18.7, 1e-9);
+  auto ds = movement_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].id, "flank_fire/al_b1/fr_b1");
+  EXPECT_EQ(ds[0].seat, "al/right");
+  EXPECT_EQ(ds[0].kind, "flanking_fire_point");
+  EXPECT_EQ(ds[0].default_option, "first");
+  // Where it first comes within 1" two of al_b1's bases bear; at the end of
+  // the step, 0.3" off, only one: the most are at the first point.
+  EXPECT_EQ(option_ids(ds[0]), (std::vector<std::string>{"first", "last"}));
+  EXPECT_FALSE(movement_check(s, option_answer(ds[0].id, ds[0].seat, "most")).ok());
+  EXPECT_FALSE(movement_check(s, option_answer(ds[0].id, "fr/left", "first")).ok());
+
+  GameState last = s;
   std::vector<Event> ev;
-  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 0.3, "left")}}}, &ev));
-  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 19.0, 1e-9);
+  ASSERT_TRUE(fire_at(s, {}, &ev));  // the default: where it first comes within 1"
+  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 19.0, 1e-5);
   EXPECT_FALSE(brigade(s, "fr_b1").has(Status::kInCombat));
   ASSERT_EQ(s.combat.flanking.size(), 1u);
   EXPECT_EQ(s.combat.flanking[0].target, "fr_b1");
@@ -1032,6 +1067,7 @@ TEST(FlankingMusketry, PassingWithinAnInchOfFootsFrontHaltsThereAndIsFiredOn) {
   bool told = false;
   for (const auto& e : ev) told = told || e.kind == "flanking_fire";
   EXPECT_TRUE(told);
+  EXPECT_TRUE(movement_pending(s).empty());
 
   // The combat phase: 1 D6 for each of al_b1's two bases (y 12..14) with it
   // within 1" in their front arcs; a 5 is a DP, a 2 nothing. "without
@@ -1044,27 +1080,50 @@ TEST(FlankingMusketry, PassingWithinAnInchOfFootsFrontHaltsThereAndIsFiredOn) {
   EXPECT_EQ(brigade(s, "fr_b1").dps, 1u);
   EXPECT_TRUE(s.combat.results.empty());
 
+  // Letting it come on to the end of its side step: one die.
+  ASSERT_TRUE(fire_at(last, {{"flank_fire/al_b1/fr_b1", "last"}}));
+  EXPECT_NEAR(brigade(last, "fr_b1").position.x, 19.7, 1e-5);
+  ASSERT_EQ(last.combat.flanking.size(), 1u);
+
   // Stepping 1" from further away (2.3") stays beyond 1": no flanking fire.
   GameState t = passing_by_foot();
   brigade(t, "fr_b1").position = {17.7, 11.5};
   ASSERT_TRUE(declare(t, {{"fr_b1", "manoeuvre"}}, {}));
   ASSERT_TRUE(execute(t, {{"fr_b1", {step_of("side_step", 1, "left")}}}));
+  EXPECT_TRUE(movement_pending(t).empty());
   EXPECT_TRUE(t.combat.flanking.empty());
+
+  // An order that ends where it first comes within 1" leaves nothing to choose.
+  GameState u = passing_by_foot();
+  ASSERT_TRUE(declare(u, {{"fr_b1", "manoeuvre"}}, {}));
+  ASSERT_TRUE(execute(u, {{"fr_b1", {step_of("side_step", 0.3, "left")}}}));
+  EXPECT_TRUE(movement_pending(u).empty());
+  EXPECT_NEAR(brigade(u, "fr_b1").position.x, 19.0, 1e-9);
+  EXPECT_EQ(u.combat.flanking.size(), 1u);
 }
 
 TEST(FlankingMusketry, UnformedFootFireWithinAnInchOfAnyBase) {
   // The same pass by al_b1, unformed now: its zone is 1" around each of its
-  // bases (they face all round), and the side step is halted as before.
+  // bases (they face all round). One base has fr_b1 within 1" where it first
+  // comes within 1", two further on: the foot may fire at the first point,
+  // where the most bear, or as late as it is within 1".
   GameState s = passing_by_foot();
   brigade(s, "al_b1").formation = Formation::kUnformed;
   ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}}, {}));
-  auto whole = execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}});
-  ASSERT_FALSE(whole);
-  EXPECT_EQ(whole.error().code, "flanking_fire");
-  EXPECT_NE(whole.error().reason.find("(after 0.3\" of this side_step)"), std::string::npos) << whole.error().reason;
-  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 0.3, "left")}}}));
+  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}}));
+  auto ds = movement_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(option_ids(ds[0]), (std::vector<std::string>{"first", "most", "last"}));
+  GameState most = s;
+  ASSERT_TRUE(fire_at(s, {}));
+  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 19.0, 1e-5);
   ASSERT_EQ(s.combat.flanking.size(), 1u);
   EXPECT_EQ(s.combat.flanking[0].firer, "al_b1");
+  ASSERT_TRUE(fire_at(most, {{"flank_fire/al_b1/fr_b1", "most"}}));
+  const double x = brigade(most, "fr_b1").position.x;
+  EXPECT_GT(x, 19.0 + 1e-3);
+  EXPECT_LT(x, 19.7 - 1e-3);
+  EXPECT_EQ(flanking_fire_dice(brigade(most, "al_b1"), pose_envelope(pose_of(brigade(most, "fr_b1"))).polygon()), 2);
 
   // From 2.3" away the step stays beyond 1" of every base.
   GameState t = passing_by_foot();
@@ -1075,32 +1134,46 @@ TEST(FlankingMusketry, UnformedFootFireWithinAnInchOfAnyBase) {
   EXPECT_TRUE(t.combat.flanking.empty());
 }
 
-TEST(FlankingMusketry, AWheelHaltsWhereItsFlankFirstComesWithinAnInch) {
+TEST(FlankingMusketry, AWheelHaltsWhereTheFootFire) {
   // fr_b1 wheels forward on its right (west) front corner: its left (east)
   // end swings south past al_b1, whose front (x=21.2, y 5..9) faces west,
   // 2" south-east of that corner. A wheel of the whole 2" rolled (28.6°)
-  // would carry the corner through al_b1's 1" zone, passing its flank; it is
-  // refused with the angle at which it first comes within 1" (about 24°),
-  // and a wheel of that angle is accepted, short of the roll, and fired on.
+  // carries the corner into al_b1's 1" zone, past its flank; fired on where
+  // it first comes within 1" (about 24°), it halts there, short of its roll.
   GameState s = passing_by_foot();
   brigade(s, "al_b1").position = {21.2, 7};
   ASSERT_TRUE(declare(s, {{"fr_b1", "1"}}, {4}));
-  auto wheel = [](double angle) {
-    OrderStep w = step_of("wheel", 0, "right");
-    w.angle_deg = angle;
-    return w;
-  };
-  auto whole = execute(s, {{"fr_b1", {wheel(28.6)}}});
-  ASSERT_FALSE(whole);
-  ASSERT_EQ(whole.error().code, "flanking_fire") << whole.error().reason;
-  const std::string why = whole.error().reason;
-  const auto at = why.find("(after ");
-  ASSERT_NE(at, std::string::npos) << why;
-  const double angle = std::stod(why.substr(at + 7));
-  EXPECT_GT(angle, 20);
-  EXPECT_LT(angle, 28);
-  ASSERT_TRUE(execute(s, {{"fr_b1", {wheel(angle)}}})) << why;
+  OrderStep w = step_of("wheel", 0, "right");
+  w.angle_deg = 28.6;
+  ASSERT_TRUE(execute(s, {{"fr_b1", {w}}}));
+  const auto ds = movement_pending(s);
+  ASSERT_EQ(ds.size(), 1u);
+  EXPECT_EQ(ds[0].id, "flank_fire/al_b1/fr_b1");
+  ASSERT_TRUE(fire_at(s, {}));
+  const double turned = angle_diff_deg(brigade(s, "fr_b1").facing_deg, 180);
+  EXPECT_GT(std::abs(turned), 20);
+  EXPECT_LT(std::abs(turned), 28);
   EXPECT_EQ(s.combat.flanking.size(), 1u);
+}
+
+// A brigade halted by flanking fire stands where it halted; a friend whose
+// order would end on top of it stops short of it on its own way (RULINGS C18).
+TEST(FlankingMusketry, AFriendFollowingAHaltedBrigadeStopsShortOfIt) {
+  GameState s = passing_by_foot();
+  Brigade follower = brigade(s, "fr_b1");
+  follower.id = "fr_b2";
+  follower.name = "fr_b2";
+  follower.position = {14.7, 11.5};  // x 12.7..16.7, touching fr_b1's west end
+  s.brigades.push_back(follower);
+  ASSERT_TRUE(declare(s, {{"fr_b1", "manoeuvre"}, {"fr_b2", "manoeuvre"}}, {}));
+  // Both step 1" east: fr_b2 into the ground fr_b1 leaves.
+  ASSERT_TRUE(execute(s, {{"fr_b1", {step_of("side_step", 1, "left")}}, {"fr_b2", {step_of("side_step", 1, "left")}}}));
+  ASSERT_EQ(movement_pending(s).size(), 1u);
+  ASSERT_TRUE(fire_at(s, {}));  // fr_b1 halts 0.3" on, its west end at 17.0
+  EXPECT_NEAR(brigade(s, "fr_b1").position.x, 19.0, 1e-5);
+  const double follower_east = brigade(s, "fr_b2").position.x + 2;
+  EXPECT_LE(follower_east, 17.0 + 1e-5);
+  EXPECT_GT(follower_east, 16.7 + 0.1);  // it came on as far as it could
 }
 
 TEST(FlankingMusketry, FootMarchingAtTheFootsFrontFightInsteadOfTakingFlankingFire) {

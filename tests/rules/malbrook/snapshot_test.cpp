@@ -307,8 +307,12 @@ TEST(SnapshotRoundTrip, RarelySetMembersAndNegativeZero) {
   m.message.wing = "right";
   m.message.command = "c5";
   s.messengers.push_back(m);
-  s.movement = {3, 1, MoveStage::kSkirmish, {{"fr_b1", "fr_b2", MoveMode::kDice, 2, true, true, true, {2, 5, 6}, 9.5, true}},
-                {"fr_b1"}, {"al_b1"}};
+  OrderStep held;
+  held.action = "side_step";
+  held.distance = 0.75;
+  held.pivot = "left";
+  s.movement = {3, 1, MoveStage::kFlankFire, {{"fr_b1", "fr_b2", MoveMode::kDice, 2, true, true, true, {2, 5, 6}, 9.5, true}},
+                {"fr_b1"}, {"al_b1"}, {{"move/fr_b1", {held}}}};
   s.risk_tested.push_back({"fr_b1", RiskCause::kCasualty, 3, Phase::kMorale});
   s.fallen_leaders.push_back({"fr_mg1", "fr", LeaderRank::kMajorGeneral, {10, 2}, 3, Phase::kCombat, true});
   s.after_combat.turn = 3;
@@ -320,6 +324,8 @@ TEST(SnapshotRoundTrip, RarelySetMembersAndNegativeZero) {
   s.after_combat.move_turn = 3;
   s.after_combat.move_half = 1;
   s.after_combat.retire_choices = {"fr_b2"};
+  s.after_combat.meeting_pursuer = "al_b1";
+  s.after_combat.meeting_enemy = "fr_b2";
   s.morale_causes.push_back(
       {MoraleCauseKind::kLeaderRouting, "fr_mg1", "fr", "left", Grade::kD, true, LeaderRank::kMarshal, {{1, 2}, 3, 4, 5}, 3});
   s.result = {true, "al", "army_broken", {"fr"}, {0, 7}};
@@ -606,9 +612,9 @@ TEST(SnapshotSeed, IsNeverInTheBytesAndComesFromTheRestoringGame) {
 TEST(SnapshotFormat, PinnedBytesOfASmallState) {
   const GameState s = test::tiny_state();
   const Bytes bytes = encode_snapshot(s);
-  EXPECT_EQ(bytes.size(), 1285u);
-  EXPECT_EQ(fnv1a64(bytes), 0x6072a8be206b7f43ULL) << std::hex << fnv1a64(bytes);
-  EXPECT_EQ(kSnapshotFormat, 2);
+  EXPECT_EQ(bytes.size(), 1288u);
+  EXPECT_EQ(fnv1a64(bytes), 0x7e60450ef33c0e0ULL) << std::hex << fnv1a64(bytes);
+  EXPECT_EQ(kSnapshotFormat, 4);
 }
 
 TEST(SnapshotFormat, EqualStatesGiveEqualBytesAndTheGameInterfaceAgrees) {

@@ -617,7 +617,9 @@ TEST(Telling, AFriendlyLeaderOfAnotherWingNamesHisBrigadeOnlyWhenItIsShown) {
   // With side-shared vision the whole side is shown, the attachment too.
   const View shared = view_for(s, "fr/right", ViewSettings{});
   for (const auto& u : shared.units) {
-    if (u.id == "fr_mg1") EXPECT_EQ(u.attached_to, "fr_b1");
+    if (u.id == "fr_mg1") {
+      EXPECT_EQ(u.attached_to, "fr_b1");
+    }
   }
   // A view refreshed into this state is the one built afresh.
   GameState before = s;
