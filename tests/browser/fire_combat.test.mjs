@@ -173,7 +173,11 @@ test("a turn with artillery fire and a close combat: the log, dice, result and D
       assert.ok(fire, `${who}: the fire is in its events`);
       const li = log.locator(`li.event[data-sequence="${fire.sequence}"]`);
       assert.equal(await li.locator(".event-text").innerText(), fire.text, `${who}: the fire's text as sent`);
-      assert.match(fire.text, /Blue battery fires at red_second \(effective range/, `${who}: ${fire.text}`);
+      // Each seat is told a piece as it knows it: its own and, to the umpire,
+      // every piece by its name; an enemy it sees by what stands on the table.
+      const firer = who === redSeat ? "An enemy medium gun" : "Blue battery";
+      const target = who === blueSeat ? "an enemy brigade of foot" : "Red second line";
+      assert.ok(fire.text.startsWith(`${firer} fires at ${target} (effective range`), `${who}: ${fire.text}`);
       assert.equal(await li.locator(".die").count(), fire.dice, `${who}: the fire's die drawn`);
       assert.ok(fire.dice >= 1, `${who}: the fire rolled a die`);
     }
