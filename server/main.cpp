@@ -110,6 +110,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   serve->add_option("--allowed-origin", cfg.allowed_origins,
                     "Extra browser Origin allowed to open the WebSocket (repeatable); the server's own is always allowed");
+  serve->add_option("--webhook-allow", cfg.webhook_allow,
+                    "CIDR range webhooks may post to besides public addresses (repeatable), e.g. 10.0.0.0/8; "
+                    "loopback, private, link-local and metadata addresses are refused otherwise");
   serve->add_option("--threads", cfg.threads, "I/O threads (0: one per core)")->capture_default_str();
   serve->add_option("--read-message-max", cfg.read_message_max, "Largest WebSocket message accepted, in bytes")
       ->capture_default_str()

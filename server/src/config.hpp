@@ -16,6 +16,7 @@ struct ServerConfig {
   std::filesystem::path ready_file;      // written with the bound port once listening
   std::string log_level = "info";
   std::vector<std::string> allowed_origins;  // besides the server's own origin
+  std::vector<std::string> webhook_allow;    // CIDR ranges webhooks may reach besides public addresses
   unsigned threads = 0;                  // 0: one per core
   // Tests only: the clock moves only through POST /debug/clock?advance_seconds=N.
   bool manual_clock = false;

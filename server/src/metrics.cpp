@@ -27,6 +27,13 @@ std::string Metrics::render() const {
          snapshots_written.load());
   metric(out, "galloper_snapshots_rejected_total", "counter",
          "Stored snapshots found unusable on load (the log was replayed instead).", snapshots_rejected.load());
+  metric(out, "galloper_webhooks_delivered_total", "counter", "Webhook notifications delivered.",
+         webhooks_delivered.load());
+  metric(out, "galloper_webhooks_failed_total", "counter", "Webhook notifications given up, refused ones included.",
+         webhooks_failed.load());
+  metric(out, "galloper_webhooks_refused_total", "counter",
+         "Webhook notifications not sent: the destination is not a public address (--webhook-allow).",
+         webhooks_refused.load());
   return out.str();
 }
 

@@ -17,6 +17,9 @@ struct Metrics {
   std::atomic<std::int64_t> games_created{0};
   std::atomic<std::int64_t> snapshots_written{0};
   std::atomic<std::int64_t> snapshots_rejected{0};  // found unusable on load (the log was replayed instead)
+  std::atomic<std::int64_t> webhooks_delivered{0};
+  std::atomic<std::int64_t> webhooks_failed{0};     // given up, refused included
+  std::atomic<std::int64_t> webhooks_refused{0};    // destinations the server does not post to
 
   std::string render() const;
 };

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <thread>
+#include <variant>
 #include <vector>
 
 #include "persistence/store.hpp"
@@ -18,6 +19,11 @@
 namespace galloper::server {
 
 int run_server(const ServerConfig& config) {
+  auto destinations = DestinationPolicy::allowing(config.webhook_allow);
+  if (auto* why = std::get_if<std::string>(&destinations)) {
+    spdlog::critical("--webhook-allow: {}", *why);
+    return 1;
+  }
   std::error_code fs_ec;
   std::filesystem::create_directories(config.data_dir, fs_ec);
   if (fs_ec) {
@@ -41,7 +47,7 @@ int run_server(const ServerConfig& config) {
   const Clock& clock = config.manual_clock ? static_cast<const Clock&>(manual_clock) : system_clock;
   if (config.manual_clock) spdlog::warn("--manual-clock: deadlines follow POST /debug/clock, not the real time");
   net::io_context ioc(static_cast<int>(threads));
-  Notifier notifier(ioc);
+  Notifier notifier(ioc, Notifier::Options{.destinations = std::get<DestinationPolicy>(destinations), .metrics = &metrics});
   auto lobby = std::make_shared<Lobby>(ioc, store, metrics, clock, notifier);
   auto state = std::make_shared<SharedState>(config, lobby, metrics, config.manual_clock ? &manual_clock : nullptr);
   lobby->start_ticker();

@@ -39,7 +39,7 @@ test("bot seats from the form and the umpire console; the game moves on without 
   // A loopback webhook nobody listens on: as a daily digest it is not called during the test.
   const { organiser, lobby, invites } = await createDemoGame(browser, base, "Bot seats test", problems, {
     botSeats: [BOT_ON_CREATE],
-    webhookUrl: "http://127.0.0.1:9/digest",
+    webhookUrl: "https://hooks.example/digest",
     webhookDelivery: "daily",
     digestTime: "07:30",
     timeZone: "Europe/Paris",

@@ -1,6 +1,8 @@
 // The galloper command line: scenario check, version, odds, --help.
 #include <array>
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 
 #include "tests/integration/harness.hpp"
 
@@ -77,6 +79,16 @@ TEST(Cli, BadListenAddressIsRefused) {
   auto r = run("serve --listen nonsense --data /tmp");
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.out.find("HOST:PORT"), std::string::npos) << r.out;
+}
+
+TEST(Cli, BadWebhookAllowRangeIsRefusedBeforeAnythingIsOpened) {
+  const auto dir = std::filesystem::temp_directory_path() / ("galloper-allow-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  auto r = run("serve --listen 127.0.0.1:0 --webhook-allow 10.0.0.0/33 --data " + dir.string());
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.out.find("--webhook-allow: \"10.0.0.0/33\": the prefix length must be 0 to 32"), std::string::npos) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(dir)) << "no store was created";
+  EXPECT_NE(run("serve --help").out.find("--webhook-allow"), std::string::npos);
 }
 
 // `galloper odds`: the engine's exact odds. The expected fractions were

@@ -203,7 +203,7 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
   settings->set_mode(setup.mode);
   settings->set_spectator_delay_turns(1);
   auto* hook = settings->add_webhooks();
-  hook->set_url("http://127.0.0.1:1/hook-secret-3141");
+  hook->set_url("https://hooks.example/hook-secret-3141");
   auto created = organiser.call(create);
   ASSERT_TRUE(created.has_game_created()) << created.DebugString();
   const auto game = created.game_created().game_id();

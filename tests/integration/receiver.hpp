@@ -10,12 +10,22 @@
 
 namespace galloper::testing {
 
+// What a Receiver answers once past its failures: 200 with "{}" unless told
+// otherwise (a redirect, or a body longer than the server reads).
+struct ReceiverAnswer {
+  http::status status = http::status::ok;
+  std::string location;      // sent as Location when not empty
+  std::size_t body_bytes = 0;  // 0: "{}"
+};
+
 // A tiny HTTP server on 127.0.0.1 that records POST bodies. It answers the
-// first `failures` requests with 500, then 200.
+// first `failures` requests with 500, then as `answer` says.
 class Receiver {
  public:
-  explicit Receiver(int failures = 0) : acceptor_(ioc_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)),
-                                        failures_(failures) {
+  explicit Receiver(int failures = 0, ReceiverAnswer answer = {})
+      : acceptor_(ioc_, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0)),
+        failures_(failures),
+        answer_(std::move(answer)) {
     thread_ = std::thread([this] { run(); });
   }
   ~Receiver() {
@@ -57,8 +67,9 @@ class Receiver {
       http::read(socket, buffer, req, ec);
       if (ec) continue;
       const int n = ++requests_;
-      http::response<http::string_body> res{n <= failures_ ? http::status::internal_server_error : http::status::ok, 11};
-      res.body() = "{}";
+      http::response<http::string_body> res{n <= failures_ ? http::status::internal_server_error : answer_.status, 11};
+      if (!answer_.location.empty()) res.set(http::field::location, answer_.location);
+      res.body() = answer_.body_bytes == 0 ? std::string("{}") : std::string(answer_.body_bytes, 'x');
       res.prepare_payload();
       if (n > failures_) {
         std::lock_guard lock(mu_);
@@ -71,6 +82,7 @@ class Receiver {
   net::io_context ioc_;
   tcp::acceptor acceptor_;
   int failures_;
+  ReceiverAnswer answer_;
   std::atomic<int> requests_{0};
   std::atomic<bool> stop_{false};
   std::mutex mu_;

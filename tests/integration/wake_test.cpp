@@ -43,7 +43,7 @@ TEST_P(WakeTest, AGamePlaysOnAfterARestartWithNobodyConnected) {
   Receiver digest_hook;
   auto dir = make_temp_dir("wake");
   const auto db = dir / "galloper.db";
-  auto server = std::make_unique<ServerProcess>(dir, std::vector<std::string>{"--manual-clock"});
+  auto server = std::make_unique<ServerProcess>(dir, std::vector<std::string>{"--manual-clock", "--webhook-allow", "127.0.0.0/8"});
   server->start();
 
   std::string game;
@@ -73,7 +73,7 @@ TEST_P(WakeTest, AGamePlaysOnAfterARestartWithNobodyConnected) {
   const int bots_before = bot_locks(db, game);
   ASSERT_EQ(server->stop(stop_signal) != 0, stop_signal == SIGKILL) << server->log();
   const auto live_before = live_hook.bodies().size();
-  server = std::make_unique<ServerProcess>(dir, std::vector<std::string>{"--manual-clock"});
+  server = std::make_unique<ServerProcess>(dir, std::vector<std::string>{"--manual-clock", "--webhook-allow", "127.0.0.0/8"});
   server->start();
 
   // Deadlines pass with nobody connected: the missing seats take their

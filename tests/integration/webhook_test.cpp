@@ -44,7 +44,7 @@ TEST(Webhooks, GameAndSeatHooksAreToldAndFailuresAreRetried) {
   Receiver game_hook(/*failures=*/1);
   Receiver seat_hook;
   auto dir = make_temp_dir("hooks");
-  ServerProcess server(dir);
+  ServerProcess server(dir, {"--webhook-allow", "127.0.0.0/8"});
   server.start();
 
   Client umpire(server.port());
@@ -114,7 +114,7 @@ TEST(Webhooks, GameAndSeatHooksAreToldAndFailuresAreRetried) {
 TEST(Webhooks, DailyDigestCollectsEventsAndSurvivesARestart) {
   Receiver digest_hook;
   auto dir = make_temp_dir("digest");
-  auto server = std::make_unique<ServerProcess>(dir, std::vector<std::string>{"--manual-clock"});
+  auto server = std::make_unique<ServerProcess>(dir, std::vector<std::string>{"--manual-clock", "--webhook-allow", "127.0.0.0/8"});
   server->start();
 
   Client umpire(server->port());
@@ -166,7 +166,7 @@ TEST(Webhooks, DailyDigestCollectsEventsAndSurvivesARestart) {
   ASSERT_TRUE(umpire.call(force).has_umpire_done());
   ASSERT_TRUE(read_until_kind(umpire, v1::Envelope::kStepResolved));
   ASSERT_EQ(server->stop(SIGTERM), 0) << server->log();
-  server = std::make_unique<ServerProcess>(dir, std::vector<std::string>{"--manual-clock"});
+  server = std::make_unique<ServerProcess>(dir, std::vector<std::string>{"--manual-clock", "--webhook-allow", "127.0.0.0/8"});
   server->start();
   Client again(server->port());
   ASSERT_TRUE(again.hello().has_welcome());

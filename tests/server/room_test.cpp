@@ -28,7 +28,7 @@ class RoomActor : public ::testing::Test {
     v1::GameSettings settings;
     settings.set_step_deadline_seconds(600);
     auto* hook = settings.add_webhooks();
-    hook->set_url("http://127.0.0.1:1/api/webhooks/1/secret-token");
+    hook->set_url("https://discord.example/api/webhooks/1/secret-token");
     rig_ = std::make_unique<RoomRig>("demo", settings);
     rig_->room->start();
     rig_->run();

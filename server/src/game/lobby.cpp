@@ -276,9 +276,8 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
   }
 
   for (const auto& hook : settings.webhooks()) {
-    if (!parse_webhook_url(hook.url())) {
-      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,
-                 "webhook '" + hook.url() + "' is not an http:// or https:// URL with a host");
+    if (auto why = notifier_.refuses(hook.url())) {
+      send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT, "webhook: " + *why);
       return;
     }
   }

@@ -347,9 +347,10 @@ void Room::do_notifications(const v1::SetNotifications& request, const std::shar
     return error(peer, correlation_id, {v1::ERROR_CODE_PERMISSION_DENIED, "join a seat to set its notifications", {}});
   }
   const auto& url = request.webhook().url();
-  if (!url.empty() && !parse_webhook_url(url)) {
-    return error(peer, correlation_id,
-                 {v1::ERROR_CODE_INVALID_ARGUMENT, "the webhook must be an http:// or https:// URL with a host", {}});
+  if (!url.empty()) {
+    if (auto why = services_.notifier.refuses(url)) {
+      return error(peer, correlation_id, {v1::ERROR_CODE_INVALID_ARGUMENT, "webhook: " + *why, {}});
+    }
   }
   v1::LogEntry entry;
   entry.mutable_notify()->set_seat(state_.seats[*seat].seat.id);

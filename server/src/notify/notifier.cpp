@@ -11,6 +11,9 @@
 #include <google/protobuf/struct.pb.h>
 #include <spdlog/spdlog.h>
 
+#include <optional>
+#include <vector>
+
 #include "server/src/version.hpp"
 
 namespace galloper::server {
@@ -115,8 +118,20 @@ class Delivery : public std::enable_shared_from_this<Delivery> {
     return req;
   }
 
-  void on_resolve(beast::error_code ec, tcp::resolver::results_type results) {
+  void on_resolve(beast::error_code ec, tcp::resolver::results_type resolved) {
     if (ec) return retry("resolve: " + ec.message());
+    // Only the addresses the policy allows, and the connection made to
+    // exactly those: the name is not resolved again between check and use.
+    std::vector<tcp::endpoint> results;
+    std::string refusal;
+    for (const auto& r : resolved) {
+      if (auto why = owner_.options_.destinations.refuses(r.endpoint().address())) {
+        refusal = r.endpoint().address().to_string() + " is " + *why;
+      } else {
+        results.push_back(r.endpoint());
+      }
+    }
+    if (results.empty()) return refuse(url_.host + " resolves only to addresses the server does not post to (" + refusal + ")");
     if (url_.tls) {
       tls_stream_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(strand_, owner_.tls_);
       if (!SSL_set_tlsext_host_name(tls_stream_->native_handle(), url_.host.c_str())) {
@@ -147,34 +162,52 @@ class Delivery : public std::enable_shared_from_this<Delivery> {
 
   void on_write(beast::error_code ec, std::size_t) {
     if (ec) return retry("write: " + ec.message());
-    http::async_read(*stream_, buffer_, res_, beast::bind_front_handler(&Delivery::on_read, shared_from_this()));
+    http::async_read(*stream_, buffer_, fresh_parser(), beast::bind_front_handler(&Delivery::on_read, shared_from_this()));
   }
 
   void on_write_tls(beast::error_code ec, std::size_t) {
     if (ec) return retry("write: " + ec.message());
-    http::async_read(*tls_stream_, buffer_, res_, beast::bind_front_handler(&Delivery::on_read, shared_from_this()));
+    http::async_read(*tls_stream_, buffer_, fresh_parser(),
+                     beast::bind_front_handler(&Delivery::on_read, shared_from_this()));
+  }
+
+  http::response_parser<http::string_body>& fresh_parser() {
+    parser_.emplace();
+    parser_->header_limit(8 * 1024);
+    parser_->body_limit(owner_.options_.response_max);
+    return *parser_;
   }
 
   void on_read(beast::error_code ec, std::size_t) {
     if (ec) return retry("read: " + ec.message());
-    const auto status = res_.result_int();
+    const auto status = parser_->get().result_int();
     if (status >= 200 && status < 300) {
-      owner_.delivered_++;
+      owner_.count_delivered();
       spdlog::debug("webhook {} delivered ({})", what_, status);
       return;
     }
+    // A redirect is not followed: it could lead anywhere the check above would refuse.
+    if (status >= 300 && status < 400) return fail("HTTP " + std::to_string(status) + ": redirects are not followed");
     retry("HTTP " + std::to_string(status));
+  }
+
+  void refuse(const std::string& why) {
+    owner_.count_failed(true);
+    spdlog::warn("webhook {} not delivered: {}", what_, why);
+  }
+
+  void fail(const std::string& why) {
+    owner_.count_failed(false);
+    spdlog::warn("webhook {} not delivered: {}", what_, why);
   }
 
   void retry(const std::string& why) {
     stream_.reset();
     tls_stream_.reset();
     buffer_.clear();
-    res_ = {};
+    parser_.reset();
     if (attempts_ >= owner_.options_.max_attempts) {
-      owner_.failed_++;
-      spdlog::warn("webhook {} failed after {} attempts: {}", what_, attempts_, why);
-      return;
+      return fail("failed after " + std::to_string(attempts_) + " attempts: " + why);
     }
     const auto backoff = owner_.options_.first_backoff * (1 << (attempts_ - 1));
     spdlog::info("webhook {} attempt {} failed ({}); retrying in {} ms", what_, attempts_, why, backoff.count());
@@ -195,7 +228,7 @@ class Delivery : public std::enable_shared_from_this<Delivery> {
   std::unique_ptr<beast::ssl_stream<beast::tcp_stream>> tls_stream_;
   http::request<http::string_body> req_;
   beast::flat_buffer buffer_;
-  http::response<http::string_body> res_;
+  std::optional<http::response_parser<http::string_body>> parser_;
   int attempts_ = 0;
 };
 
@@ -205,11 +238,41 @@ Notifier::Notifier(net::io_context& ioc, Options options)
   tls_.set_verify_mode(net::ssl::verify_peer);
 }
 
+void Notifier::count_delivered() {
+  delivered_++;
+  if (options_.metrics != nullptr) options_.metrics->webhooks_delivered++;
+}
+
+void Notifier::count_failed(bool refused) {
+  failed_++;
+  if (refused) refused_++;
+  if (options_.metrics != nullptr) {
+    options_.metrics->webhooks_failed++;
+    if (refused) options_.metrics->webhooks_refused++;
+  }
+}
+
+std::optional<std::string> Notifier::refuses(const std::string& url) const {
+  const auto parsed = parse_webhook_url(url);
+  if (!parsed) return "\"" + url + "\" is not an http:// or https:// URL with a host";
+  if (auto why = options_.destinations.refuses_host(parsed->host)) {
+    return "the webhook's host " + parsed->host + " is " + *why +
+           ": this server posts only to public addresses (its operator may allow a range with --webhook-allow)";
+  }
+  return std::nullopt;
+}
+
 void Notifier::send(const Webhook& hook, const Notification& n) {
   auto url = parse_webhook_url(hook.url);
   if (!url) {
-    failed_++;
-    spdlog::warn("webhook for game {}: '{}' is not an http(s) URL", n.game_id, hook.url);
+    count_failed(false);
+    spdlog::warn("webhook for game {}: not an http(s) URL", n.game_id);
+    return;
+  }
+  // Checked again here, not only when given: the operator's ranges may have changed since.
+  if (auto why = options_.destinations.refuses_host(url->host)) {
+    count_failed(true);
+    spdlog::warn("webhook for game {} not delivered: {} is {}", n.game_id, url->host, *why);
     return;
   }
   auto what = n.kind + " for game " + n.game_id + (n.seat.empty() ? "" : " seat " + n.seat) + " to " + url->host;
