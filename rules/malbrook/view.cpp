@@ -327,10 +327,11 @@ void refresh_view(const GameState& s, const SightTable& sight, std::string_view 
         const Leader& l = s.leaders[ref.index];
         // With side-shared vision a friend's brigade is always shown.
         const bool may_hide = k == Knowledge::kSeen || (k == Knowledge::kFriendly && !settings.side_shared_vision);
-        if (may_hide && !l.attached_to.empty()) {
-          // His unit depends on whether the seat sees another piece too:
+        if ((k == Knowledge::kSeen || k == Knowledge::kFriendly) && !l.attached_to.empty()) {
+          // His unit depends on whether the seat sees another piece too, and
+          // on the vision setting (the held view may be of the other one):
           // unchanged himself, he may still be told otherwise.
-          const bool attachment_shown = brigade_shown(l.attached_to);
+          const bool attachment_shown = !may_hide || brigade_shown(l.attached_to);
           refresh.give_unit(l.id, [&](auto& u) { leader_view(u, l, bases, k, attachment_shown); });
         } else {
           give(l.id, &ViewSince::leaders, [&](auto& u) { leader_view(u, l, bases, k, true); });

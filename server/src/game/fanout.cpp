@@ -389,7 +389,7 @@ void Fanout::reopen(const ReopenOut& r, const StepStatus& now) {
       text = "step " + std::to_string(r.step) + " reopened: orders collided when it resolved. " +
              (mine.empty() ? std::string("Yours may stand: lock again.") : "Change your order(s): " + mine + ".");
     } else {
-      text = "step " + std::to_string(r.step) + " reopened: orders collided when it resolved";
+      text = "step " + std::to_string(r.step) + " reopened: orders collided when it resolved.";
     }
     v1::Envelope env;
     auto* n = env.mutable_notice();
