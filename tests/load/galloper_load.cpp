@@ -251,6 +251,12 @@ awaitable<bool> wait_until(std::function<bool()> ready, Clock::time_point deadli
 
 // Opens a WebSocket to the server from `source`; throws with a reason a person
 // can act on (the HTTP status and body when the server refuses the upgrade).
+// Over the server's per-address cap a WebSocket is refused (HTTP 429) or
+// accepted and closed at once (1013, try again later), with the reason.
+const char* const kCapHint =
+    "; the server caps connections per address (galloper serve --max-connections-per-ip, 64 by "
+    "default): lower --per-source to at most that";
+
 awaitable<void> open(Run& run, WsStream& ws, const net::ip::address& source) {
   auto& sock = beast::get_lowest_layer(ws).socket();
   sock.open(run.server.protocol());
@@ -272,10 +278,7 @@ awaitable<void> open(Run& run, WsStream& ws, const net::ip::address& source) {
     if (response.result_int() != 0) {
       why += " (HTTP " + std::to_string(response.result_int()) + " " + response.body() + ")";
     }
-    if (response.result() == http::status::too_many_requests) {
-      why += "; the server caps connections per address (galloper serve --max-connections-per-ip, 64 by "
-             "default): lower --per-source to at most that";
-    }
+    if (response.result() == http::status::too_many_requests) why += kCapHint;
     throw std::runtime_error(why);
   }
   ws.binary(true);
@@ -289,7 +292,16 @@ awaitable<void> send_envelope(WsStream& ws, const v1::Envelope& envelope) {
 
 awaitable<v1::Envelope> receive_envelope(WsStream& ws, beast::flat_buffer& buffer) {
   buffer.clear();
-  co_await ws.async_read(buffer, use_awaitable);
+  beast::error_code ec;
+  co_await ws.async_read(buffer, net::redirect_error(use_awaitable, ec));
+  if (ec == websocket::error::closed) {
+    const auto& closed = ws.reason();
+    std::string why = "the server closed the connection (" + std::to_string(closed.code) +
+                      (closed.reason.empty() ? "" : " " + std::string(closed.reason.c_str())) + ")";
+    if (closed.code == websocket::close_code::try_again_later) why += kCapHint;
+    throw std::runtime_error(why);
+  }
+  if (ec) throw boost::system::system_error(ec);
   v1::Envelope env;
   const auto data = buffer.cdata();
   if (!env.ParseFromArray(data.data(), static_cast<int>(data.size()))) {
