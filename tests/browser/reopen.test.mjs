@@ -132,6 +132,8 @@ test("answers that collide reopen the step on every page; the seats answer, lock
   // ---- Every page: the step open again ----
   for (const [seat, page] of pages) {
     await page.locator('[data-testid="notice-latest"]', { hasText: "Step reopened" }).waitFor({ timeout: 15_000 });
+    // The seat status that unlocks every seat may come just after the notice.
+    await page.waitForFunction(() => window.galloper.play.lockedSeats.length === 0, null, { timeout: 10_000 }).catch(() => {});
     const p = await play(page);
     assert.equal(p.step, moveStep, `${seat}: still step ${moveStep}`);
     assert.deepEqual(p.lockedSeats, [], `${seat}: the seats bar shows nobody locked`);

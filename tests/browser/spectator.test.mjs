@@ -75,8 +75,16 @@ async function openSpectator(browser, invites, problems, gameId) {
 async function forceUntil(umpirePage, done, what, limit = 60) {
   for (let i = 0; i < limit; ++i) {
     if (await done()) return;
+    const before = await umpirePage.evaluate(() => String(window.galloper.lastView.step));
     const [state, text] = await umpireAct(umpirePage, { action: "forceResolve", reason: `towards ${what}` });
     assert.equal(state, "done", text);
+    // The forced step's result reaches the page before the next look (the
+    // game may have ended with it, and the end covers the console).
+    await umpirePage.waitForFunction(
+      (b) => String(window.galloper.lastView.step) !== b || window.galloper.lastView.ended || window.galloper.life.ended,
+      before,
+      { timeout: 15_000 },
+    );
   }
   assert.ok(await done(), `reached ${what} within ${limit} forced steps`);
 }
