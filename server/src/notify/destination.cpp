@@ -3,6 +3,7 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
+#include <vector>
 
 namespace galloper::server {
 
@@ -20,11 +21,13 @@ Bytes bytes_of(const ip::address& a) {
   return a.to_v6().to_bytes();
 }
 
-bool in_range(const Bytes& address, const Bytes& network, unsigned prefix) {
-  for (unsigned bit = 0; bit < prefix; bit += 8) {
-    const unsigned left = prefix - bit;
+using Range = DestinationPolicy::Range;
+
+bool in_range(const Bytes& address, const Range& r) {
+  for (unsigned bit = 0; bit < r.prefix; bit += 8) {
+    const unsigned left = r.prefix - bit;
     const std::uint8_t mask = left >= 8 ? 0xff : static_cast<std::uint8_t>(0xff << (8 - left));
-    if ((address[bit / 8] & mask) != (network[bit / 8] & mask)) return false;
+    if ((address[bit / 8] & mask) != (r.network[bit / 8] & mask)) return false;
   }
   return true;
 }
@@ -65,7 +68,7 @@ constexpr std::array kBlocked = {
 };
 
 // A network and prefix as IPv6 bytes and an IPv6 prefix.
-std::optional<std::pair<Bytes, unsigned>> parse_range(std::string_view text, std::string* why) {
+std::optional<Range> parse_range(std::string_view text, std::string* why) {
   const auto slash = text.find('/');
   const std::string address(text.substr(0, slash));
   boost::system::error_code ec;
@@ -84,7 +87,24 @@ std::optional<std::pair<Bytes, unsigned>> parse_range(std::string_view text, std
       return std::nullopt;
     }
   }
-  return std::pair{bytes_of(a), a.is_v4() ? prefix + 96 : prefix};
+  return DestinationPolicy::Range{bytes_of(a), a.is_v4() ? prefix + 96 : prefix};
+}
+
+// kBlocked as ranges, parsed once.
+struct BlockedRange {
+  Range range;
+  const char* kind;
+};
+const std::vector<BlockedRange>& blocked_ranges() {
+  static const std::vector<BlockedRange> ranges = [] {
+    std::vector<BlockedRange> out;
+    for (const auto& b : kBlocked) {
+      const auto range = parse_range(std::string(b.network) + "/" + std::to_string(b.prefix), nullptr);
+      out.push_back({*range, b.kind});  // the table above is well formed (destination_test)
+    }
+    return out;
+  }();
+  return ranges;
 }
 
 }  // namespace
@@ -95,7 +115,7 @@ std::variant<DestinationPolicy, std::string> DestinationPolicy::allowing(const s
     std::string why;
     const auto range = parse_range(c, &why);
     if (!range) return why;
-    policy.allowed_.push_back({ip::make_address_v6(range->first), range->second});
+    policy.allowed_.push_back(*range);
   }
   return policy;
 }
@@ -103,11 +123,10 @@ std::variant<DestinationPolicy, std::string> DestinationPolicy::allowing(const s
 std::optional<std::string> DestinationPolicy::refuses(const ip::address& address) const {
   const Bytes b = bytes_of(address);
   for (const auto& r : allowed_) {
-    if (in_range(b, r.network.to_v6().to_bytes(), r.prefix)) return std::nullopt;
+    if (in_range(b, r)) return std::nullopt;
   }
-  for (const auto& blocked : kBlocked) {
-    const auto range = parse_range(std::string(blocked.network) + "/" + std::to_string(blocked.prefix), nullptr);
-    if (range && in_range(b, range->first, range->second)) return blocked.kind;
+  for (const auto& blocked : blocked_ranges()) {
+    if (in_range(b, blocked.range)) return blocked.kind;
   }
   return std::nullopt;
 }

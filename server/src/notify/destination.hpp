@@ -8,6 +8,7 @@
 // The connection is then made to the addresses that were checked, never
 // resolved again (no DNS rebinding).
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/ip/address_v6.hpp>
 
 #include <optional>
 #include <string>
@@ -31,11 +32,13 @@ class DestinationPolicy {
   // IPv6 without brackets) or "localhost"; a name is checked when resolved.
   std::optional<std::string> refuses_host(std::string_view host) const;
 
- private:
+  // A range as IPv6 bytes (IPv4 as v4-mapped) and its IPv6 prefix length.
   struct Range {
-    boost::asio::ip::address network;
+    boost::asio::ip::address_v6::bytes_type network{};
     unsigned prefix = 0;
   };
+
+ private:
   std::vector<Range> allowed_;
 };
 

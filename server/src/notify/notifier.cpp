@@ -131,7 +131,9 @@ class Delivery : public std::enable_shared_from_this<Delivery> {
         results.push_back(r.endpoint());
       }
     }
-    if (results.empty()) return refuse(url_.host + " resolves only to addresses the server does not post to (" + refusal + ")");
+    if (results.empty()) {
+      return refuse(url_.host + " resolves only to addresses the server does not post to (" + refusal + ")");
+    }
     if (url_.tls) {
       tls_stream_ = std::make_unique<beast::ssl_stream<beast::tcp_stream>>(strand_, owner_.tls_);
       if (!SSL_set_tlsext_host_name(tls_stream_->native_handle(), url_.host.c_str())) {
@@ -162,7 +164,8 @@ class Delivery : public std::enable_shared_from_this<Delivery> {
 
   void on_write(beast::error_code ec, std::size_t) {
     if (ec) return retry("write: " + ec.message());
-    http::async_read(*stream_, buffer_, fresh_parser(), beast::bind_front_handler(&Delivery::on_read, shared_from_this()));
+    http::async_read(*stream_, buffer_, fresh_parser(),
+                     beast::bind_front_handler(&Delivery::on_read, shared_from_this()));
   }
 
   void on_write_tls(beast::error_code ec, std::size_t) {
