@@ -38,12 +38,18 @@ std::variant<NewGame, std::vector<ScenarioProblem>> load_scenario(std::string_vi
 // Only the checks: empty when the scenario is good.
 std::vector<ScenarioProblem> check_scenario(std::string_view text);
 
-// Scenarios compiled into the binary (rules/*/scenarios/*.textproto).
+// Scenarios compiled into the binary (rules/<ruleset>/scenarios/*.textproto),
+// sorted by key.
 struct BundledScenario {
-  std::string_view name;   // file stem, e.g. "demo"
+  std::string_view name;  // the key: "<ruleset>/<file stem>", e.g. "malbrook/demo"
   std::string_view text;
 };
 const std::vector<BundledScenario>& bundled_scenarios();
+// By key; a name without a ruleset ("demo", as keys were before there was
+// more than one ruleset) finds the one bundled scenario of that stem, and
+// none when two rulesets bundle one of that stem.
 const BundledScenario* find_bundled_scenario(std::string_view name);
+// The same lookup in `among`.
+const BundledScenario* find_bundled_scenario(std::string_view name, const std::vector<BundledScenario>& among);
 
 }  // namespace galloper::codec

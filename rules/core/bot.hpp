@@ -2,29 +2,24 @@
 // A random player: for one seat's pending decisions it picks random legal
 // answers. The tests play whole games with it (tests/rules/malbrook/bot.hpp);
 // the server plays the seats a game's settings give to the bot with it
-// (server/src/room.cpp, "Bot seats").
+// (server/src/game/step_desk.cpp, "Bot seats").
 //
 // It decides from what the seat may know and nothing else:
 //  * the decision itself (options, default, limits, subjects), which the
 //    engine lists per seat;
-//  * the seat's View (view_for that seat): where its leaders stand, whom they
-//    are attached to, its brigades' formations, which brigades of its side it
-//    can see to attach to;
+//  * the seat's View (view_for that seat);
 //  * a legality check of a candidate order (the engine's check()), which says
 //    only "legal" or why not: the same answer a player gets by submitting it.
-// Orders are simple: leaders move a little, attach, steady or inspire;
-// brigades go forward their full allowance (or part of it after a wheel),
-// about face, change formation or re-form; options are picked uniformly. An
-// order the check refuses is dropped; when none is left the decision's
-// default is taken. The order decisions it knows are Malbrook's ("move",
-// "command_actions", "leader_move"); any other ruleset's decisions get a
-// random listed option or their default.
+// The candidates come from the ruleset (Game::propose; Malbrook's are in
+// rules/malbrook/bot.hpp): the bot plays the first the check passes, else
+// the decision's default.
 //
 // Randomness comes from the caller's seed (the raw output of std::mt19937,
 // which the standard fixes), so the same seed gives the same answers.
 #include <cstdint>
 #include <functional>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "rules/core/decision.hpp"
@@ -46,22 +41,27 @@ struct BotRng {
 // Whether an answer is legal now (Game::check, or the ruleset's own check).
 using AnswerCheck = std::function<Verdict(const Answer&)>;
 
+// A ruleset's candidate answers to one decision, best first, from the seat's
+// view and the decision alone (Game::propose).
+using Proposer = std::function<std::vector<Answer>(const View& seat_view, const Decision&, BotRng&)>;
+
 class Bot {
  public:
-  explicit Bot(std::uint32_t seed) : r_(seed) {}
+  Bot(std::uint32_t seed, Proposer propose) : r_(seed), propose_(std::move(propose)) {}
 
-  // One answer to `decision`, owed by the seat whose view `seat_view` is.
-  // Orders are checked with `check` before use; options are picked among
-  // those the decision lists (the engine offers only legal ones).
+  // One answer to `decision`, owed by the seat whose view `seat_view` is:
+  // the first candidate whose orders `check` passes (options are taken as
+  // listed: the engine offers only legal ones), else the default.
   Answer answer(const View& seat_view, const Decision& decision, const AnswerCheck& check);
 
   // The decision's default (hold, halt, stand): "" where it has none.
   static Answer fallback(const Decision& decision);
+  // One of the decision's listed options at random; none when it lists none.
+  static std::vector<Answer> any_option(const Decision& decision, BotRng& rng);
 
  private:
-  std::vector<Answer> candidates(const View& seat_view, const Decision& decision);
-
   BotRng r_;
+  Proposer propose_;
 };
 
 }  // namespace galloper::rules

@@ -1,5 +1,6 @@
 #include "rules/core/game.hpp"
 
+#include "rules/core/bot.hpp"
 #include "rules/core/decision.hpp"
 #include "rules/core/edit.hpp"
 #include "rules/core/odds.hpp"
@@ -28,6 +29,10 @@ Result<Resolution> Game::resolve(const std::vector<Answer>&, Dice&) const {
 std::vector<std::size_t> Game::visible_events(const std::vector<Event>&, std::string_view,
                                               const ViewSettings&) const {
   return {};
+}
+
+std::vector<Answer> Game::propose(const View&, const Decision& decision, BotRng& rng) const {
+  return Bot::any_option(decision, rng);
 }
 
 Result<std::unique_ptr<Game>> Game::edit(const StateEdit&) const {

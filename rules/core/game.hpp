@@ -28,6 +28,7 @@ struct ViewUpdate;
 struct OddsQuestion;
 struct OddsAnswer;
 class Dice;
+struct BotRng;
 
 // The game's secret seed (256 bits). Dice are a pure function of it and the
 // roll's position in the game, so a game replays exactly from its log.
@@ -252,6 +253,13 @@ class Game {
   // leaves out an event of which the seat may read nothing.
   virtual std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                                   const ViewSettings& settings) const;
+
+  // ---- The bot (rules/core/bot.hpp). ----
+  // Candidate answers to `decision` for the seat whose view `seat_view` is,
+  // best first, drawn with `rng`; the bot plays the first one check()
+  // passes, else the default. Decided from the view and the decision alone,
+  // never from the state. Default (game.cpp): one listed option at random.
+  virtual std::vector<Answer> propose(const View& seat_view, const Decision& decision, BotRng& rng) const;
 
   // ---- The umpire (rules/core/edit.hpp). ----
   // The game with the umpire's edit made, or a Rejection with a reason the

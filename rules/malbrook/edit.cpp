@@ -6,6 +6,7 @@
 #include "rules/core/geometry.hpp"
 #include "rules/malbrook/basing.hpp"
 #include "rules/malbrook/damage.hpp"
+#include "rules/malbrook/ruleset.hpp"
 
 namespace galloper::rules::malbrook {
 
@@ -307,9 +308,9 @@ Result<GameState> apply_edit(const GameState& state, const StateEdit& e) {
   } else if (e.kind == "advantage_of_ground") {
     why = advantage(next, e);
   } else {
-    return reject("unknown_edit", "no edit \"" + e.kind +
-                                      "\"; Malbrook takes move, remove, set_dps, leader_status, attach and "
-                                      "advantage_of_ground");
+    std::string kinds;
+    for (const auto& k : ruleset_info().edit_kinds) kinds += (kinds.empty() ? "" : ", ") + k.kind;
+    return reject("unknown_edit", "no edit \"" + e.kind + "\"; Malbrook takes " + kinds);
   }
   if (why) return *why;
   // An edit that changes nothing would be a log step with no effect.

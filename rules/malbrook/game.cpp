@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/core/decision.hpp"
+#include "rules/malbrook/bot.hpp"
 #include "rules/malbrook/edit.hpp"
 #include "rules/malbrook/odds.hpp"
 #include "rules/malbrook/engine.hpp"
@@ -159,6 +160,10 @@ std::vector<std::size_t> MalbrookGame::visible_events(const std::vector<Event>& 
     if (shown) out.push_back(i);
   }
   return out;
+}
+
+std::vector<Answer> MalbrookGame::propose(const View& seat_view, const Decision& decision, BotRng& rng) const {
+  return malbrook::propose(seat_view, decision, rng);
 }
 
 Result<std::unique_ptr<Game>> MalbrookGame::edit(const StateEdit& e) const {

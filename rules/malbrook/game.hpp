@@ -53,6 +53,9 @@ class MalbrookGame final : public Game {
   std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                           const ViewSettings& settings) const override;
 
+  // The bot's candidates (bot.hpp).
+  std::vector<Answer> propose(const View& seat_view, const Decision& decision, BotRng& rng) const override;
+
   // The umpire's edits (edit.hpp).
   Result<std::unique_ptr<Game>> edit(const StateEdit& edit) const override;
 

@@ -7,8 +7,9 @@
 // (std::nullopt for an unspecified enum or an absent message), so the checks
 // can say exactly what is missing.
 //
-// Problems carry a FieldPath: the chain of scenario-file field names and
-// repeated-field indices that leads to the offending field, e.g.
+// Problems carry a FieldPath (rules/core/ruleset.hpp): the chain of
+// scenario-file field names and repeated-field indices that leads to the
+// offending field, e.g.
 // {{"armies",0},{"wings",1},{"commands",0},{"brigades",2},{"bases",-1}}.
 // The codec turns a path into a line:column; when the field itself is absent
 // from the file it points at the nearest enclosing element that is present.
@@ -18,24 +19,15 @@
 #include <vector>
 
 #include "rules/core/game.hpp"
+#include "rules/core/ruleset.hpp"
 #include "rules/core/vec2.hpp"
 #include "rules/malbrook/types.hpp"
 
 namespace galloper::rules::malbrook {
 
-struct PathStep {
-  std::string field;
-  int index = -1;  // -1 for a singular field
-  friend bool operator==(const PathStep&, const PathStep&) = default;
-};
-using FieldPath = std::vector<PathStep>;
-
-// One thing wrong with a scenario. `where` names the field; the message reads
-// on its own ("brigade 'fr_b3': a foot brigade has 3-12 bases, not 2").
-struct SpecProblem {
-  FieldPath where;
-  std::string message;
-};
+using rules::FieldPath;
+using rules::PathStep;
+using rules::SpecProblem;
 
 // Which sub-message of a TerrainFeature was given.
 enum class TerrainShape : std::uint8_t { kNone, kHill, kArea, kLinear, kCrossing };

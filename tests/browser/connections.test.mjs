@@ -53,7 +53,7 @@ test("the lobby connects at /ws and a table at /ws/games/{id}", async () => {
   const page = await organiser.newPage();
   const paths = socketPaths(page);
   await page.goto(`${base}/`);
-  await page.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
+  await page.locator('[data-testid="scenario"] option[value="malbrook/demo"]').waitFor({ state: "attached", timeout: 15_000 });
   assert.deepEqual(paths, ["/ws"], "the lobby's connection");
   await page.locator("#join-link").fill(red.url);
   await page.locator(".join-form button[type=submit]").click();
@@ -62,7 +62,7 @@ test("the lobby connects at /ws and a table at /ws/games/{id}", async () => {
   assert.equal(await page.evaluate(() => window.galloper.seat), red.seat);
   // Back to the lobby: the lobby's connection again.
   await page.locator("a.brand").click();
-  await page.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
+  await page.locator('[data-testid="scenario"] option[value="malbrook/demo"]').waitFor({ state: "attached", timeout: 15_000 });
   assert.deepEqual(paths, ["/ws", `/ws/games/${gameId}`, "/ws"]);
 
   // A table opened from its link.

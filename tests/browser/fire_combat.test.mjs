@@ -60,7 +60,7 @@ test("a turn with artillery fire and a close combat: the log, dice, result and D
   const lobby = await organiser.newPage();
   watchPage(lobby, "lobby", problems);
   await lobby.goto(`${base}/`);
-  await lobby.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
+  await lobby.locator('[data-testid="scenario"] option[value="malbrook/demo"]').waitFor({ state: "attached", timeout: 15_000 });
   const file = lobby.locator('[data-testid="scenario-file"]');
 
   // A broken file: the server's BAD_SCENARIO with the problem's place, no game.

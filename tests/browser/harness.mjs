@@ -186,7 +186,7 @@ export async function createDemoGame(browser, base, title, problems, settings = 
   const lobby = await organiser.newPage();
   watchPage(lobby, "lobby", problems);
   await lobby.goto(`${base}/`);
-  await lobby.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
+  await lobby.locator('[data-testid="scenario"] option[value="malbrook/demo"]').waitFor({ state: "attached", timeout: 15_000 });
   await lobby.locator('[data-testid="title"]').fill(title);
   await fillSettings(lobby, settings);
   await lobby.locator('[data-testid="create-game"]').click();
@@ -222,7 +222,7 @@ export async function createUploadedGame(browser, base, file, title, problems, s
   const lobby = await organiser.newPage();
   watchPage(lobby, "lobby", problems);
   await lobby.goto(`${base}/`);
-  await lobby.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
+  await lobby.locator('[data-testid="scenario"] option[value="malbrook/demo"]').waitFor({ state: "attached", timeout: 15_000 });
   await lobby.locator('[data-testid="scenario-file"]').setInputFiles(file);
   await lobby.locator(".scenario-description", { hasText: path.basename(file) }).waitFor();
   await lobby.locator('[data-testid="title"]').fill(title);

@@ -30,7 +30,7 @@ test("lobby creates the demo game; a wing seat's link shows its own units", asyn
   const lobby = await organiser.newPage();
   watchPage(lobby, "lobby", problems);
   await lobby.goto(`${base}/`);
-  await lobby.locator('[data-testid="scenario"] option[value="demo"]').waitFor({ state: "attached", timeout: 15_000 });
+  await lobby.locator('[data-testid="scenario"] option[value="malbrook/demo"]').waitFor({ state: "attached", timeout: 15_000 });
   await lobby.locator('[data-testid="title"]').fill("Browser test game");
   await lobby.locator('[data-testid="create-game"]').click();
   const inviteItems = lobby.locator('[data-testid="invites"] li[data-seat]');

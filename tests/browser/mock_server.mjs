@@ -99,6 +99,27 @@ function unitsFor(seat) {
   return u;
 }
 
+// What the real server sends of Malbrook (RulesetInfo), cut to what the
+// page's panels read.
+const RULESET = {
+  name: "malbrook", title: "Malbrook s'en va-t-en guerre", unitName: "inch", unitPlural: "inches", scale: "1 inch = about 60 paces",
+  stepActions: [
+    { key: "forward", label: "Forward", fields: ["distance", "angle_deg"] },
+    { key: "wheel", label: "Wheel", fields: ["pivot", "angle_deg"] },
+    { key: "formation", label: "Change formation", fields: ["formation", "angle_deg"] },
+    { key: "move_to", label: "Move to", fields: ["to"] },
+    { key: "attach", label: "Attach to", fields: ["target"] },
+    { key: "objective", label: "Objective", fields: ["to"] },
+  ],
+  orders: [
+    { decisionKind: "move", actions: ["forward", "wheel", "formation"] },
+    { decisionKind: "command_actions", actions: ["move_to", "attach"] },
+    { decisionKind: "move_dice", actions: ["objective"] },
+  ],
+  formations: [{ key: "line", label: "Line" }, { key: "march column", label: "March column" }],
+  editKinds: [{ kind: "move", label: "Move a unit or leader", fields: ["x", "y", "facing"] }],
+};
+
 function viewFor(gameId, seat) {
   const g = games.get(gameId);
   const side = seat.includes("/") ? seat.split("/")[0] : "";
@@ -181,7 +202,7 @@ function handle(env, ws) {
       return reply({ case: "welcome", value: { serverVersion: "mock-0", protocol: { major: 1, minor: 0 } } });
     case "listScenarios":
       return reply({ case: "scenarioList", value: { scenarios: [
-        { name: "demo", title: "Demo: a small Malbrook battle", ruleset: "malbrook", description: "Two small armies around a river town.",
+        { name: "malbrook/demo", title: "Demo: a small Malbrook battle", ruleset: "malbrook", rulesetInfo: RULESET, description: "Two small armies around a river town.",
           seats: SEATS.map(([id, description]) => ({
             id, description, side: id === "umpire" ? "" : id.split("/")[0],
             role: id === "umpire" ? SeatRole.UMPIRE : id.endsWith("/army") ? SeatRole.ARMY : SeatRole.WING })) } ] } });
@@ -189,7 +210,7 @@ function handle(env, ws) {
       return reply({ case: "gameList", value: { games: [...games.entries()].map(([id, g]) => ({
         gameId: id, title: g.title, scenario: "demo", ruleset: "malbrook", turn: 2, phase: "command", createdUnix: BigInt(g.created) })) } });
     case "createGame": {
-      if (body.value.source.case !== "scenarioName" || body.value.source.value !== "demo") {
+      if (body.value.source.case !== "scenarioName" || !["demo", "malbrook/demo"].includes(body.value.source.value)) {
         return error(ErrorCode.NOT_FOUND, "no such scenario", { scenario: String(body.value.source.value ?? "") });
       }
       const id = randomBytes(6).toString("hex");
@@ -216,7 +237,7 @@ function handle(env, ws) {
         push(ws, { case: "decisions", value: owed(body.value.gameId, seat) });
         push(ws, { case: "seatStatus", value: status(body.value.gameId) });
       }, 0);
-      return reply({ case: "joined", value: { gameId: body.value.gameId, seat, resumeToken: resume, view: viewFor(body.value.gameId, seat) } });
+      return reply({ case: "joined", value: { gameId: body.value.gameId, seat, resumeToken: resume, view: viewFor(body.value.gameId, seat), ruleset: RULESET } });
     }
     case "submitAnswer": {
       const c = conns.get(ws);

@@ -484,7 +484,7 @@ TEST(ScenarioCheck, ProblemsComeInFileOrder) {
 
 TEST(ScenarioCheck, WrongRuleset) {
   const std::string text = with(kMini, "ruleset: \"malbrook\"", "ruleset: \"chess\"");
-  expect_one(text, 3, "not supported");
+  expect_one(text, 3, "ruleset \"chess\" is not supported; this build knows \"malbrook\"");
 }
 
 TEST(BundledScenarios, AllPassTheirChecks) {
@@ -495,16 +495,38 @@ TEST(BundledScenarios, AllPassTheirChecks) {
   }
 }
 
-TEST(BundledScenarios, FindByNameAndNamesMatchStems) {
+// Keys are "<ruleset>/<file stem>", the ruleset being the scenario's own.
+TEST(BundledScenarios, KeysNameTheirRulesetAndStem) {
+  for (const auto& s : bundled_scenarios()) {
+    const auto slash = s.name.find('/');
+    ASSERT_NE(slash, std::string_view::npos) << s.name;
+    auto loaded = load_scenario(s.text, rules::Seed{});
+    ASSERT_TRUE(std::holds_alternative<NewGame>(loaded)) << s.name;
+    EXPECT_EQ(std::get<NewGame>(loaded).ruleset, s.name.substr(0, slash)) << s.name;
+    EXPECT_EQ(std::get<NewGame>(loaded).name, s.name.substr(slash + 1)) << s.name;
+  }
+}
+
+TEST(BundledScenarios, FoundByKeyAndByTheOldName) {
   for (const char* name : {"demo", "blenheim"}) {
-    const BundledScenario* s = find_bundled_scenario(name);
-    ASSERT_NE(s, nullptr) << name;
-    auto loaded = load_scenario(s->text, rules::Seed{});
-    ASSERT_TRUE(std::holds_alternative<NewGame>(loaded)) << name;
-    EXPECT_EQ(std::get<NewGame>(loaded).name, name);
-    EXPECT_EQ(std::get<NewGame>(loaded).ruleset, "malbrook");
+    const BundledScenario* by_key = find_bundled_scenario(std::string("malbrook/") + name);
+    ASSERT_NE(by_key, nullptr) << name;
+    EXPECT_EQ(find_bundled_scenario(name), by_key) << "a stem bundled by one ruleset only finds it";
   }
   EXPECT_EQ(find_bundled_scenario("no-such-scenario"), nullptr);
+  EXPECT_EQ(find_bundled_scenario("cfeo/demo"), nullptr);
+  EXPECT_EQ(find_bundled_scenario("malbrook/"), nullptr);
+  EXPECT_EQ(find_bundled_scenario("/demo"), nullptr);
+}
+
+// Two rulesets bundling the same stem: the old name is ambiguous and finds
+// neither (it no longer silently takes one of them); the keys find each.
+TEST(BundledScenarios, AStemTwoRulesetsShareNeedsItsKey) {
+  const std::vector<BundledScenario> both{{"cfeo/demo", "a"}, {"malbrook/demo", "b"}, {"malbrook/blenheim", "c"}};
+  EXPECT_EQ(find_bundled_scenario("demo", both), nullptr);
+  EXPECT_EQ(find_bundled_scenario("cfeo/demo", both), &both[0]);
+  EXPECT_EQ(find_bundled_scenario("malbrook/demo", both), &both[1]);
+  EXPECT_EQ(find_bundled_scenario("blenheim", both), &both[2]);
 }
 
 TEST(LoadScenario, ProblemsInsteadOfAGame) {

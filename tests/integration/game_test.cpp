@@ -1,6 +1,8 @@
 // The thin path through every layer: an umpire creates a game from the bundled
 // demo, a player joins a seat with its invite and receives that seat's view;
 // the game is in SQLite and survives a restart.
+#include <algorithm>
+
 #include "codec/scenario_codec.hpp"
 #include "tests/integration/harness.hpp"
 
@@ -60,10 +62,13 @@ TEST_F(GameTest, BundledScenariosAreListed) {
   ASSERT_TRUE(r.has_scenario_list());
   bool demo = false;
   for (const auto& s : r.scenario_list().scenarios()) {
-    if (s.name() == "demo") {
+    if (s.name() == "malbrook/demo") {
       demo = true;
       EXPECT_EQ(s.ruleset(), "malbrook");
       EXPECT_FALSE(s.title().empty());
+      // What the ruleset says of itself comes with it: the lobby's words.
+      EXPECT_EQ(s.ruleset_info().name(), "malbrook");
+      EXPECT_EQ(s.ruleset_info().unit_plural(), "inches");
     }
   }
   EXPECT_TRUE(demo);
@@ -81,7 +86,7 @@ TEST_F(GameTest, ScenarioListCarriesTheSeatsOfTheDemo) {
   ASSERT_TRUE(r.has_scenario_list()) << r.DebugString();
   const v1::ScenarioInfo* demo = nullptr;
   for (const auto& s : r.scenario_list().scenarios()) {
-    if (s.name() == "demo") demo = &s;
+    if (s.name() == "malbrook/demo") demo = &s;
     EXPECT_GT(s.seats_size(), 2) << s.name() << ": the umpire and at least one seat a side";
   }
   ASSERT_NE(demo, nullptr);
@@ -176,6 +181,41 @@ TEST_F(GameTest, CreateJoinViewAndSurviveRestart) {
   ASSERT_TRUE(joined.has_joined()) << joined.DebugString() << server_->log();
   EXPECT_EQ(joined.joined().seat(), seat);
   EXPECT_FALSE(joined.joined().view().units().empty());
+}
+
+// A page learns the game's ruleset from what it is sent on joining: its
+// unit, which actions answer which decision, what each step reads, the
+// umpire's edit kinds. Created by its key and by the old name alike.
+TEST_F(GameTest, JoiningTellsTheSeatTheRulesetsWords) {
+  Client c(server_->port());
+  ASSERT_TRUE(c.hello().has_welcome());
+  v1::Envelope by_key;
+  by_key.mutable_create_game()->set_scenario_name("malbrook/demo");
+  auto created = c.call(by_key);
+  ASSERT_TRUE(created.has_game_created()) << created.DebugString();
+  const auto* wing = find_wing_seat(created.game_created());
+  ASSERT_NE(wing, nullptr);
+  auto joined = join(c, created.game_created().game_id(), wing->token());
+  ASSERT_TRUE(joined.has_joined()) << joined.DebugString();
+  const auto& r = joined.joined().ruleset();
+  EXPECT_EQ(r.name(), "malbrook");
+  EXPECT_EQ(r.unit_name(), "inch");
+  EXPECT_EQ(r.unit_plural(), "inches");
+  EXPECT_EQ(r.modes_size(), 2);
+  const v1::OrderKind* move = nullptr;
+  for (const auto& o : r.orders()) {
+    if (o.decision_kind() == "move") move = &o;
+  }
+  ASSERT_NE(move, nullptr);
+  EXPECT_EQ(move->actions(0), "forward");
+  bool wheel_reads_pivot = false;
+  for (const auto& a : r.step_actions()) {
+    if (a.key() == "wheel") wheel_reads_pivot = std::find(a.fields().begin(), a.fields().end(), "pivot") != a.fields().end();
+  }
+  EXPECT_TRUE(wheel_reads_pivot);
+  std::vector<std::string> edits;
+  for (const auto& k : r.edit_kinds()) edits.push_back(k.kind());
+  EXPECT_EQ(edits, (std::vector<std::string>{"move", "remove", "set_dps", "leader_status", "attach", "advantage_of_ground"}));
 }
 
 TEST_F(GameTest, UmpireSeesEverything) {

@@ -33,6 +33,8 @@
 #include <ostream>
 #include <set>
 
+#include "codec/ruleset_codec.hpp"
+#include "codec/rulesets.hpp"
 #include "tests/integration/game_driver.hpp"
 #include "tests/integration/harness.hpp"
 
@@ -86,6 +88,10 @@ void strings_in(const pb::Message& m, std::vector<std::string>& out, std::set<st
   std::vector<const pb::FieldDescriptor*> fields;
   r->ListFields(m, &fields);
   const bool unit = m.GetDescriptor() == v1::UnitView::descriptor();
+  // A ruleset's words (its troop types, actions, ...) are the same in every
+  // game of it, and may coincide with a name a scenario gives ("Dismounted
+  // dragoons"): each Joined carries the registry's, below (ruleset_words).
+  if (m.GetDescriptor() == v1::RulesetInfo::descriptor()) return;
   for (const auto* f : fields) {
     if (f->type() == pb::FieldDescriptor::TYPE_STRING) {
       if (f->is_repeated()) {
@@ -103,6 +109,16 @@ void strings_in(const pb::Message& m, std::vector<std::string>& out, std::set<st
       }
     }
   }
+}
+
+// What every game of Malbrook sends of its ruleset, whatever the game.
+const v1::RulesetInfo& ruleset_words() {
+  static const v1::RulesetInfo words = [] {
+    v1::RulesetInfo out;
+    codec::to_proto(codec::find_ruleset("malbrook")->info(), &out);
+    return out;
+  }();
+  return words;
 }
 
 void points_in(const pb::Message& m, std::vector<std::pair<double, double>>& out) {
@@ -191,7 +207,7 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
   auto list = organiser.call(scenarios);
   std::vector<std::string> players;
   for (const auto& info : list.scenario_list().scenarios()) {
-    if (info.name() != setup.scenario) continue;
+    if (info.name() != "malbrook/" + setup.scenario) continue;
     for (const auto& seat : info.seats()) {
       if (seat.role() == v1::SEAT_ROLE_ARMY || seat.role() == v1::SEAT_ROLE_WING) players.push_back(seat.id());
     }
@@ -600,6 +616,10 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
       std::vector<std::string> strings;
       std::set<std::string> unit_names;
       strings_in(f.env, strings, unit_names);
+      if (f.env.has_joined()) {
+        EXPECT_EQ(f.env.joined().ruleset().SerializeAsString(), ruleset_words().SerializeAsString())
+            << w->seat << ": the ruleset's words on joining are the registry's, the same for every game";
+      }
       // A refusal of the seat's own request may quote the id it sent (a
       // probe's): the probes check those say no more than a made-up id.
       const bool echo = f.env.has_error() && f.env.correlation_id() != 0;

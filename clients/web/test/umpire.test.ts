@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { EditKind } from "../src/game/ruleset";
 import { actionsFor, editState, emptyEdit, parseDeadline, umpireRequest, type EditForm, type UmpireForm } from "../src/game/umpire";
 
 const form = (over: Partial<UmpireForm>): UmpireForm => ({ kind: "pause", reason: "", deadline: "", text: "", result: "", toStep: "", ...over });
@@ -70,35 +71,44 @@ describe("umpire console requests", () => {
 });
 
 const edit = (over: Partial<EditForm>): EditForm => ({ ...emptyEdit(), ...over });
+// The edit kinds a ruleset sends (RulesetInfo.edit_kinds): Malbrook's.
+const KINDS: EditKind[] = [
+  { kind: "move", label: "Move a unit or leader", fields: ["x", "y", "facing"] },
+  { kind: "remove", label: "Remove from the table", fields: ["key"] },
+  { kind: "set_dps", label: "Set DPs", fields: ["value"] },
+  { kind: "leader_status", label: "Set a leader's status", fields: ["key", "value"] },
+  { kind: "attach", label: "Attach or detach a leader", fields: ["key"] },
+  { kind: "advantage_of_ground", label: "Rule on advantage of ground", fields: ["flag"] },
+];
 
 describe("umpire state edits", () => {
   it("builds an edit with its reason, sending only the fields its kind reads", () => {
-    const built = umpireRequest(form({ kind: "editState", reason: " misplaced ", edit: edit({ kind: "move", subject: " b1 ", x: "12", y: "30.5", facing: "90", value: "3", key: "k" }) }), NOW);
+    const built = umpireRequest(form({ kind: "editState", reason: " misplaced ", edit: edit({ kind: "move", subject: " b1 ", x: "12", y: "30.5", facing: "90", value: "3", key: "k" }), editKinds: KINDS }), NOW);
     expect(built).toEqual({
       ok: true,
       request: { reason: "misplaced", action: { case: "editState", value: { kind: "move", subject: "b1", key: "", position: { x: 12, y: 30.5 }, facingDeg: 90 } } },
     });
-    expect(editState(edit({ kind: "move", subject: "b1", x: "1", y: "2" }))).toEqual({ ok: true, value: { kind: "move", subject: "b1", key: "", position: { x: 1, y: 2 } } });
-    expect(editState(edit({ kind: "set_dps", subject: "b1", value: "2" }))).toEqual({ ok: true, value: { kind: "set_dps", subject: "b1", key: "", value: 2n } });
-    expect(editState(edit({ kind: "remove", subject: "mg", key: "captured" }))).toEqual({ ok: true, value: { kind: "remove", subject: "mg", key: "captured" } });
-    expect(editState(edit({ kind: "leader_status", subject: "mg", key: "active", value: "0" }))).toEqual({
+    expect(editState(edit({ kind: "move", subject: "b1", x: "1", y: "2" }), KINDS)).toEqual({ ok: true, value: { kind: "move", subject: "b1", key: "", position: { x: 1, y: 2 } } });
+    expect(editState(edit({ kind: "set_dps", subject: "b1", value: "2" }), KINDS)).toEqual({ ok: true, value: { kind: "set_dps", subject: "b1", key: "", value: 2n } });
+    expect(editState(edit({ kind: "remove", subject: "mg", key: "captured" }), KINDS)).toEqual({ ok: true, value: { kind: "remove", subject: "mg", key: "captured" } });
+    expect(editState(edit({ kind: "leader_status", subject: "mg", key: "active", value: "0" }), KINDS)).toEqual({
       ok: true,
       value: { kind: "leader_status", subject: "mg", key: "active", value: 0n },
     });
-    expect(editState(edit({ kind: "attach", subject: "mg", key: "" }))).toEqual({ ok: true, value: { kind: "attach", subject: "mg", key: "" } });
-    expect(editState(edit({ kind: "advantage_of_ground", subject: "b1", flag: "no" }))).toEqual({
+    expect(editState(edit({ kind: "attach", subject: "mg", key: "" }), KINDS)).toEqual({ ok: true, value: { kind: "attach", subject: "mg", key: "" } });
+    expect(editState(edit({ kind: "advantage_of_ground", subject: "b1", flag: "no" }), KINDS)).toEqual({
       ok: true,
       value: { kind: "advantage_of_ground", subject: "b1", key: "", flag: false },
     });
-    expect(editState(edit({ kind: "advantage_of_ground", subject: "b1", flag: "" }))).toEqual({ ok: true, value: { kind: "advantage_of_ground", subject: "b1", key: "" } });
+    expect(editState(edit({ kind: "advantage_of_ground", subject: "b1", flag: "" }), KINDS)).toEqual({ ok: true, value: { kind: "advantage_of_ground", subject: "b1", key: "" } });
   });
 
   it("asks for what an edit needs before sending", () => {
     expect(umpireRequest(form({ kind: "editState", reason: "r", edit: edit({ subject: " " }) }), NOW)).toMatchObject({ ok: false, field: "edit" });
     expect(umpireRequest(form({ kind: "editState", reason: "", edit: edit({ subject: "b1", x: "1", y: "1" }) }), NOW)).toMatchObject({ ok: false, field: "reason" });
-    expect(editState(edit({ kind: "move", subject: "b1", x: "1" }))).toMatchObject({ ok: false });
-    expect(editState(edit({ kind: "move", subject: "b1", x: "a", y: "1" }))).toMatchObject({ ok: false });
-    expect(editState(edit({ kind: "set_dps", subject: "b1" }))).toMatchObject({ ok: false });
-    expect(editState(edit({ kind: "set_dps", subject: "b1", value: "1.5" }))).toMatchObject({ ok: false });
+    expect(editState(edit({ kind: "move", subject: "b1", x: "1" }), KINDS)).toMatchObject({ ok: false });
+    expect(editState(edit({ kind: "move", subject: "b1", x: "a", y: "1" }), KINDS)).toMatchObject({ ok: false });
+    expect(editState(edit({ kind: "set_dps", subject: "b1" }), KINDS)).toMatchObject({ ok: false });
+    expect(editState(edit({ kind: "set_dps", subject: "b1", value: "1.5" }), KINDS)).toMatchObject({ ok: false });
   });
 });

@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "codec/play_codec.hpp"
+#include "codec/ruleset_codec.hpp"
+#include "codec/rulesets.hpp"
 #include "codec/view_codec.hpp"
 #include "rules/core/tell.hpp"
 #include "rules/core/view_update.hpp"
@@ -186,6 +188,9 @@ void Fanout::joined(std::size_t seat, const std::shared_ptr<Peer>& peer, std::ui
   fill_view(seat, *now, joined->mutable_view());
   if (others && !(before && link.shown && *before == *link.shown)) link.shown.reset();
   *joined->mutable_settings() = settings_for(seat);
+  if (const auto* ruleset = codec::find_ruleset(state_.game->ruleset())) {
+    codec::to_proto(ruleset->info(), joined->mutable_ruleset());
+  }
   peer->send(make_outgoing(std::move(reply)));
 
   if (!is_spectator(seat)) {

@@ -8,6 +8,8 @@
 
 #include <chrono>
 
+#include "codec/ruleset_codec.hpp"
+#include "codec/rulesets.hpp"
 #include "codec/scenario_codec.hpp"
 #include "server/src/network/frame_codec.hpp"
 #include "server/src/tools/log_check.hpp"
@@ -160,6 +162,7 @@ v1::ScenarioInfo scenario_info(const codec::NewGame& game, std::string_view name
   info.set_title(game.title);
   info.set_ruleset(game.ruleset);
   info.set_description(game.description);
+  if (const auto* ruleset = codec::find_ruleset(game.ruleset)) codec::to_proto(ruleset->info(), info.mutable_ruleset_info());
   for (const auto& seat : game.game->seats()) {
     if (seat.role == rules::SeatRole::kSpectator) continue;
     auto* s = info.add_seats();

@@ -134,7 +134,15 @@ const rules::Game& RoomState::spectator_state() const {
 }
 
 std::string RoomState::spectator_eyes() const {
-  return settings.spectator_side().empty() ? std::string(kUmpireSeat) : settings.spectator_side() + "/army";
+  if (settings.spectator_side().empty()) return std::string(kUmpireSeat);
+  // The side's widest seat (its army's, where the ruleset has one), else its first.
+  std::string first;
+  for (const auto& seat : game->seats()) {
+    if (seat.side != settings.spectator_side()) continue;
+    if (seat.role == rules::SeatRole::kArmy) return seat.id;
+    if (first.empty()) first = seat.id;
+  }
+  return first.empty() ? std::string(kUmpireSeat) : first;
 }
 
 std::set<std::string> StepStatus::owing() const {

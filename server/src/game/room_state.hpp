@@ -109,7 +109,8 @@ class RoomState {
   // the first), and the state they see: that turn's first.
   std::uint32_t spectator_turn() const;
   const rules::Game& spectator_state() const;
-  // Who a spectator sees as: the spectator side's army seat, or the umpire.
+  // Who a spectator sees as: the spectator side's army seat (its first seat
+  // in a ruleset without one), or the umpire.
   std::string spectator_eyes() const;
 
   // The text the end of the game is announced with.

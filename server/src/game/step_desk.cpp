@@ -186,7 +186,11 @@ std::vector<v1::LogEntry> StepDesk::bot_turns() const {
     // What the bot knows: the seat's decisions, its own view (the one path
     // to what a seat may see) and check()'s verdicts, as a player has.
     const rules::View view = state_.game->view_for(id, state_.view_settings);
-    rules::Bot bot(bot_rng_seed(state_.seed, step, id, state_.reopened));
+    const rules::Game& game = *state_.game;
+    rules::Bot bot(bot_rng_seed(state_.seed, step, id, state_.reopened),
+                   [&game](const rules::View& v, const rules::Decision& d, rules::BotRng& rng) {
+                     return game.propose(v, d, rng);
+                   });
     for (const auto& d : state_.pending) {
       if (d.seat != id) continue;
       // A retry after colliding answers takes the default where it is legal.

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "rules/core/bot.hpp"
+#include "rules/malbrook/bot.hpp"
 #include "rules/core/dice.hpp"
 #include "rules/core/geometry.hpp"
 #include "rules/malbrook/engine.hpp"
@@ -41,7 +42,7 @@ inline Seed bot_seed(std::uint32_t x) {
 // decisions are answered from that seat's own view, as the server's bot seats are.
 class Bot {
  public:
-  explicit Bot(std::uint32_t seed) : bot_(seed) {}
+  explicit Bot(std::uint32_t seed) : bot_(seed, malbrook::propose) {}
 
   // One answer per pending decision.
   std::vector<Answer> answers(const GameState& s) {

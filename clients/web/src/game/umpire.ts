@@ -4,6 +4,9 @@
 // the action at all is the server's call, and its Error is shown as sent.
 import type { MessageInitShape } from "@bufbuild/protobuf";
 import type { UmpireActionSchema } from "@gen/galloper/v1/protocol_pb";
+import type { EditKind } from "./ruleset";
+
+export type { EditField } from "./ruleset";
 
 export type UmpireKind = "pause" | "resume" | "forceResolve" | "setDeadline" | "broadcast" | "endGame" | "rewind" | "editState" | "setBotSeat";
 
@@ -19,20 +22,10 @@ export const UMPIRE_ACTIONS: { kind: UmpireKind; label: string; umpireOnly: bool
   { kind: "setBotSeat", label: "Hand a seat to the bot, or take it back", umpireOnly: true },
 ];
 
-// The edits a ruleset takes (rules/core/edit.hpp; Malbrook's in its
-// RULINGS.md, "Umpire edits") and the form fields each one reads. The server
-// checks everything and says why it refuses; the console only makes sure the
-// fields a kind needs are filled in and are numbers.
-export type EditField = "x" | "y" | "facing" | "value" | "key" | "flag";
-export const EDIT_KINDS: { kind: string; label: string; fields: EditField[]; keyLabel?: string }[] = [
-  { kind: "move", label: "Move a unit or leader", fields: ["x", "y", "facing"] },
-  { kind: "remove", label: "Remove from the table", fields: ["key"], keyLabel: "How (leaders: killed or captured)" },
-  { kind: "set_dps", label: "Set DPs", fields: ["value"] },
-  { kind: "leader_status", label: "Set a leader's status", fields: ["key", "value"], keyLabel: "Status: active, killed or captured (empty keeps it)" },
-  { kind: "attach", label: "Attach or detach a leader", fields: ["key"], keyLabel: "Brigade to attach to (empty detaches)" },
-  { kind: "advantage_of_ground", label: "Rule on advantage of ground", fields: ["flag"] },
-];
-
+// The edits a ruleset takes (rules/core/edit.hpp) and the form fields each
+// one reads come from the server (RulesetInfo.edit_kinds, game/ruleset.ts).
+// The server checks everything and says why it refuses; the console only
+// makes sure the fields a kind needs are filled in and are numbers.
 export interface EditForm {
   kind: string;
   subject: string;
@@ -58,6 +51,7 @@ export interface UmpireForm {
   result: string; // end game
   toStep: string; // rewind
   edit?: EditForm; // editState
+  editKinds?: EditKind[]; // the ruleset's (RulesetInfo.edit_kinds)
   seat?: string; // setBotSeat: the player seat
   bot?: string; // setBotSeat: "yes" hands it to the bot, "no" takes it back
 }
@@ -107,7 +101,7 @@ export function umpireRequest(form: UmpireForm, nowMs: number): UmpireFormResult
       return { ok: true, request: { reason, action: { case: "rewind", value: { toStep: BigInt(t) } } } };
     }
     case "editState": {
-      const built = editState(form.edit ?? emptyEdit());
+      const built = editState(form.edit ?? emptyEdit(), form.editKinds ?? []);
       if (!built.ok) return { ok: false, field: "edit", message: built.message };
       return { ok: true, request: { reason, action: { case: "editState", value: built.value } } };
     }
@@ -134,8 +128,8 @@ function num(text: string): number | null | undefined {
 }
 
 // An edit form to an EditState: the fields its kind reads, nothing else.
-export function editState(f: EditForm): { ok: true; value: EditInit } | { ok: false; message: string } {
-  const spec = EDIT_KINDS.find((k) => k.kind === f.kind);
+export function editState(f: EditForm, kinds: readonly EditKind[]): { ok: true; value: EditInit } | { ok: false; message: string } {
+  const spec = kinds.find((k) => k.kind === f.kind);
   const subject = f.subject.trim();
   if (!subject) return { ok: false, message: "Name the unit or leader to edit (its id, or click it on the map)." };
   const value: EditInit = { kind: f.kind, subject, key: "" };
@@ -144,8 +138,8 @@ export function editState(f: EditForm): { ok: true; value: EditInit } | { ok: fa
   if (fields.includes("x")) {
     const x = num(f.x);
     const y = num(f.y);
-    if (spec && (x === undefined || y === undefined)) return { ok: false, message: "A move needs the new position: x and y in inches." };
-    if (x === null || y === null) return { ok: false, message: "The position is two numbers (inches)." };
+    if (spec && (x === undefined || y === undefined)) return { ok: false, message: "A move needs the new position: x and y in table units." };
+    if (x === null || y === null) return { ok: false, message: "The position is two numbers (table units)." };
     if (x !== undefined && y !== undefined) value.position = { x, y };
     const facing = num(f.facing);
     if (facing === null) return { ok: false, message: "The facing is a number of degrees (empty keeps it)." };

@@ -1,6 +1,7 @@
 // The interactive map: an SVG of the table, pan (drag, arrows), zoom (wheel,
 // pinch, buttons, +/-), select a unit (click or tap, or Tab then Enter/Space).
 import type { GameView } from "@gen/galloper/v1/game_pb";
+import type { Vocabulary } from "../game/ruleset";
 import { clear, h, s } from "../ui/dom";
 import { drawDefs, drawTable, drawTerrain, drawUnits } from "./draw";
 import { drawGhost, drawRanges } from "./drawPreview";
@@ -34,6 +35,8 @@ export class TableMap {
   private readonly ghostLayer: SVGGElement;
   private readonly scaleBar: HTMLDivElement;
   private view: GameView | null = null;
+  // The ruleset's words (Joined.ruleset): the scale bar's unit.
+  private words: Vocabulary | null = null;
   private vb: ViewBox | null = null;
   private selectedId: string | null = null;
   private drag: { id: number; x: number; y: number; moved: boolean } | null = null;
@@ -191,8 +194,18 @@ export class TableMap {
     this.updateScaleBar(pxPerUnit);
   }
 
+  setVocabulary(words: Vocabulary): void {
+    this.words = words;
+  }
+
+  // The ruleset's word for the unit; before it is known, the view's.
+  private unitWord(n: number): string {
+    if (this.words?.name) return this.words.unit(n);
+    const unit = this.view?.unitName || "unit";
+    return n === 1 || unit.endsWith("s") ? unit : `${unit}s`;
+  }
+
   private updateScaleBar(pxPerUnit: number): void {
-    const unit = this.view?.unitName || "inch";
     // The largest of these lengths that fits in ~160 px.
     const steps = [1, 2, 3, 6, 12, 24, 36, 48];
     let len = steps[0]!;
@@ -200,7 +213,7 @@ export class TableMap {
     clear(this.scaleBar);
     this.scaleBar.append(
       h("span", { class: "scale-line", style: `width:${Math.round(len * pxPerUnit)}px` }),
-      h("span", { class: "scale-text" }, `${len} ${unit}${len === 1 || unit.endsWith("s") ? "" : unit === "inch" ? "es" : "s"}`),
+      h("span", { class: "scale-text" }, `${len} ${this.unitWord(len)}`),
     );
   }
 

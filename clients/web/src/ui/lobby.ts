@@ -170,7 +170,7 @@ export function mountLobby(shell: Shell, client: GalloperClient): () => void {
     for (const sc of scenarios) {
       scenarioSelect.append(h("option", { value: sc.name }, sc.title ? `${sc.title} (${sc.name})` : sc.name));
     }
-    const demo = scenarios.find((x) => x.name === "demo");
+    const demo = scenarios.find((x) => x.name === "malbrook/demo");
     if (demo) scenarioSelect.value = demo.name;
     showDescription();
     createButton.disabled = scenarios.length === 0;

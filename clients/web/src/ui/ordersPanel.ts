@@ -15,6 +15,7 @@ import {
   type DraftStep,
   type PlayState,
 } from "../play/state";
+import type { Vocabulary } from "../game/ruleset";
 import { clear, h } from "./dom";
 
 export interface OrdersPanelCallbacks {
@@ -27,69 +28,13 @@ export interface OrdersPanelCallbacks {
   focusDecision(decisionId: string): void;
   // Escape with nothing to close.
   escape(): void;
+  // The words of the game's ruleset (Joined.ruleset): its actions, what each
+  // step reads, its formations and its unit.
+  vocabulary(): Vocabulary;
   // The exact odds of a proposed charge or shot (the server's answer; a
   // refusal rejects with its reason).
   askOdds(proposal: OddsProposal): Promise<OddsReply>;
 }
-
-// Which fields an order step shows, by action. Unknown actions show them all
-// (the server says what it needs).
-type Field = "distance" | "angleDeg" | "pivot" | "side" | "formation" | "to" | "target";
-const ACTION_FIELDS: Record<string, Field[]> = {
-  forward: ["distance", "angleDeg"],
-  wheel: ["pivot", "angleDeg"],
-  incline: ["distance", "side"],
-  side_step: ["distance", "side"],
-  step_back: ["distance"],
-  about_face: [],
-  formation: ["formation", "angleDeg"],
-  reform: ["formation", "angleDeg"],
-  pivot: ["angleDeg"],
-  unlimber: [],
-  mount: [],
-  dismount: [],
-  move_to: ["to"],
-  attach: ["target"],
-  detach: [],
-  steady: [],
-  inspire: [],
-  listen: ["target"],
-  objective: ["to"],
-};
-const ALL_ACTIONS = Object.keys(ACTION_FIELDS);
-
-// A convenience, not a rule: the actions first offered for a kind of decision
-// (the server's reason says if one does not apply).
-const ACTIONS_BY_KIND: Record<string, string[]> = {
-  move: ["forward", "wheel", "incline", "side_step", "step_back", "about_face", "formation", "reform", "pivot", "unlimber", "mount", "dismount"],
-  leader_move: ["move_to"],
-  command_actions: ["detach", "move_to", "attach", "steady", "inspire", "listen"],
-  move_dice: ["objective"],
-};
-
-const ACTION_LABEL: Record<string, string> = {
-  forward: "Forward",
-  wheel: "Wheel",
-  incline: "Incline",
-  side_step: "Side step",
-  step_back: "Step back",
-  about_face: "About face",
-  formation: "Change formation",
-  reform: "Re-form",
-  pivot: "Pivot",
-  unlimber: "Unlimber",
-  mount: "Mount",
-  dismount: "Dismount",
-  move_to: "Move to",
-  attach: "Attach to",
-  detach: "Detach",
-  steady: "Steady",
-  inspire: "Inspire",
-  listen: "Listen",
-  objective: "Objective",
-};
-
-const FORMATIONS = ["line", "two-rank line", "march column", "field column"];
 
 let uid = 0;
 
@@ -269,7 +214,7 @@ class DecisionCard {
     // actions: how many, how far) or is of a kind known to (move dice take an
     // 'objective' step); one with options only (go first or second, a control
     // test's modifier) is answered by its options.
-    const steps = !hasOptions(d) || d.limits.length > 0 || d.kind in ACTIONS_BY_KIND;
+    const steps = !hasOptions(d) || d.limits.length > 0 || cb.vocabulary().actionsFor(d.kind) !== undefined;
     this.editor = steps ? new StepEditor(d, cb, !hasOptions(d)) : null;
     this.odds = hasOdds(d) ? new OddsBox(d, cb) : null;
 
@@ -347,7 +292,7 @@ class DecisionCard {
 
     this.refusal.hidden = !refused;
     this.refusal.textContent = refused ? `Refused: ${refused}` : "";
-    this.answerNote.textContent = describeAnswer(d, answered);
+    this.answerNote.textContent = describeAnswer(d, answered, this.cb.vocabulary());
   }
 }
 
@@ -472,8 +417,10 @@ class StepEditor {
     private readonly cb: OrdersPanelCallbacks,
     open: boolean,
   ) {
-    const known = ACTIONS_BY_KIND[decision.kind];
-    this.actions = known ? [...known, ...ALL_ACTIONS.filter((a) => !known.includes(a))] : ALL_ACTIONS;
+    const words = cb.vocabulary();
+    const all = words.allActions();
+    const known = words.actionsFor(decision.kind);
+    this.actions = known ? [...known, ...all.filter((a) => !known.includes(a))] : all;
     this.rows = h("ol", { class: "step-rows", "aria-label": "Order steps" });
     this.addButton = h("button", { type: "button", class: "small", "data-testid": "add-step" }, "+ Add step");
     this.addButton.addEventListener("click", () => {
@@ -546,15 +493,16 @@ class StepEditor {
       const steps = this.current().map((x, j) => (j === i ? { ...x, ...patch } : x));
       this.commit(steps, rebuild);
     };
+    const words = this.cb.vocabulary();
     const action = h("select", { "aria-label": `Step ${n1}: action`, "data-field": "action" });
     const listed = this.actions.includes(st.action) ? this.actions : [st.action, ...this.actions];
-    for (const a of listed) action.append(h("option", { value: a, ...(a === st.action ? { selected: true } : {}) }, ACTION_LABEL[a] ?? a));
+    for (const a of listed) action.append(h("option", { value: a, ...(a === st.action ? { selected: true } : {}) }, words.actionLabel(a)));
     action.addEventListener("change", () => {
       set({ action: action.value }, true);
       this.rows.querySelectorAll<HTMLSelectElement>("select[data-field=action]")[i]?.focus();
     });
 
-    const fields = ACTION_FIELDS[st.action] ?? ["distance", "angleDeg", "pivot", "formation", "to", "target"];
+    const fields = words.stepFields(st.action);
     const num = (label: string, key: "distance" | "angleDeg" | "toX" | "toY", extra: Record<string, string | number | undefined> = {}) => {
       const input = h("input", {
         type: "number",
@@ -592,7 +540,7 @@ class StepEditor {
 
     const parts: HTMLElement[] = [];
     for (const f of fields) {
-      if (f === "distance") parts.push(num("inches", "distance", { min: 0 }));
+      if (f === "distance") parts.push(num(words.unit(), "distance", { min: 0 }));
       if (f === "angleDeg") parts.push(num(st.action === "forward" ? "deviation ° (cw)" : "angle ° (cw)", "angleDeg", { min: -180, max: 180 }));
       if (f === "pivot") parts.push(choice("pivot", "pivot", ["left", "right"]));
       if (f === "side") parts.push(choice("side", "pivot", ["left", "right"]));
@@ -631,9 +579,9 @@ class StepEditor {
 }
 
 // Shared <datalist>s for the editors (formation names, unit ids in view).
-export function editorDatalists(view: GameView | null): HTMLElement {
+export function editorDatalists(view: GameView | null, words: Vocabulary): HTMLElement {
   const formations = h("datalist", { id: "galloper-formations" });
-  for (const f of FORMATIONS) formations.append(h("option", { value: f }));
+  for (const f of words.formations()) formations.append(h("option", { value: f }));
   const units = h("datalist", { id: "galloper-unit-ids" });
   for (const u of view?.units ?? []) units.append(h("option", { value: u.id }, u.name || u.id));
   return h("div", { hidden: true }, formations, units);
@@ -647,10 +595,10 @@ function renderLimits(limits: readonly Limit[]): HTMLElement {
   );
 }
 
-function describeAnswer(d: Decision, a: Answered | undefined): string {
+function describeAnswer(d: Decision, a: Answered | undefined, words: Vocabulary): string {
   if (!a) return d.defaultOption ? `If you lock without answering: ${labelOf(d, d.defaultOption)}.` : "";
   if (a.defaulted) return `Default taken: ${labelOf(d, a.option) || "none"}.`;
-  if (a.steps.length) return `Sent: ${a.steps.map((s) => ACTION_LABEL[s.action] ?? s.action).join(", ")}.`;
+  if (a.steps.length) return `Sent: ${a.steps.map((s) => words.actionLabel(s.action)).join(", ")}.`;
   return `Sent: ${labelOf(d, a.option)}.`;
 }
 

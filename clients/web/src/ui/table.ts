@@ -31,6 +31,7 @@ import { NoticeBanner } from "./noticeBanner";
 import { RevealScreen } from "./revealScreen";
 import { UmpireConsole } from "./umpireConsole";
 import { OrdersPanel, editorDatalists } from "./ordersPanel";
+import { Vocabulary } from "../game/ruleset";
 import { SeatsBar } from "./seatsBar";
 import { describeError, errorBox, type Shell } from "./shell";
 import { renderUnitPanel } from "./unitPanel";
@@ -71,7 +72,10 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   // The decision the player last worked on: its subject's order is previewed.
   let activeDecision: string | null = null;
 
+  // The ruleset's words, as the server sent them on joining.
+  let words = new Vocabulary();
   const orders = new OrdersPanel({
+    vocabulary: () => words,
     chooseOption: (d, option) => submit(d, create(AnswerSchema, { decisionId: d.id, option })),
     sendSteps: (d, steps) => submit(d, create(AnswerSchema, { decisionId: d.id, steps: steps.map(toStep) })),
     editDraft: (id, steps) => {
@@ -174,7 +178,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     clear(legendSlot);
     legendSlot.append(renderLegend(v));
     renderUnitList(v);
-    datalists.replaceChildren(editorDatalists(v));
+    datalists.replaceChildren(editorDatalists(v, words));
     const sel = map.selected;
     showDetails(sel ? v.units.find((u) => u.id === sel) : undefined);
     renderPlay();
@@ -404,6 +408,9 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     seat = joined.seat;
     if (joined.resumeToken) sessionStorage.setItem(resumeKey(gameId), joined.resumeToken);
     errors.clear();
+    words = new Vocabulary(joined.ruleset);
+    map.setVocabulary(words);
+    umpire.setEditKinds(words.editKinds());
     showSettings(joined);
     if (joined.view) render(joined.view);
     else setSeat(seat);

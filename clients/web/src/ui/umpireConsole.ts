@@ -5,7 +5,8 @@
 // with pause and resume only (the server enforces the limits and says why it
 // refuses; the console shows its Error as sent).
 import type { AuditEntry, AuditTrail, UmpireDone } from "@gen/galloper/v1/protocol_pb";
-import { actionsFor, EDIT_KINDS, type EditField, type EditForm, umpireRequest, type UmpireForm, type UmpireRequest } from "../game/umpire";
+import type { EditKind } from "../game/ruleset";
+import { actionsFor, type EditField, type EditForm, umpireRequest, type UmpireForm, type UmpireRequest } from "../game/umpire";
 import { clear, h } from "./dom";
 import { describeError } from "./shell";
 
@@ -38,6 +39,7 @@ export class UmpireConsole {
   private readonly editKeyLabel: HTMLElement;
   private readonly botBox: HTMLElement;
   private readonly botSeat: HTMLInputElement;
+  private editKinds: EditKind[] = [];
   private readonly botChoice: HTMLSelectElement;
   private readonly seatList: HTMLDataListElement;
   private bots: string[] = [];
@@ -68,7 +70,6 @@ export class UmpireConsole {
       toStep: field("toStep", "Step to return to", h("input", { type: "number", min: 0, step: 1, "data-testid": "umpire-to-step" })),
     };
     this.editKind = h("select", { "data-testid": "edit-kind", "aria-label": "Edit" });
-    for (const k of EDIT_KINDS) this.editKind.append(h("option", { value: k.kind }, k.label));
     this.editSubject = h("input", { type: "text", placeholder: "unit or leader id", "data-testid": "edit-subject" });
     const editField = (key: EditField, label: string | HTMLElement, input: HTMLInputElement | HTMLSelectElement) => ({
       wrap: h("label", { class: "field umpire-field", "data-field": key }, label, input),
@@ -193,13 +194,20 @@ export class UmpireConsole {
     this.editSubject.value = id;
   }
 
+  // The ruleset's edit kinds (Joined.ruleset), offered in its order.
+  setEditKinds(kinds: EditKind[]): void {
+    this.editKinds = kinds;
+    this.editKind.replaceChildren(...kinds.map((k) => h("option", { value: k.kind }, k.label)));
+    this.syncFields();
+  }
+
   private syncFields(): void {
     const kind = this.action.value;
     const wanted: Record<string, keyof typeof this.fields> = { setDeadline: "deadline", broadcast: "text", endGame: "result", rewind: "toStep" };
     for (const [k, f] of Object.entries(this.fields)) f.wrap.hidden = wanted[kind] !== k;
     this.editBox.hidden = kind !== "editState";
     this.botBox.hidden = kind !== "setBotSeat";
-    const spec = EDIT_KINDS.find((k) => k.kind === this.editKind.value);
+    const spec = this.editKinds.find((k) => k.kind === this.editKind.value);
     for (const [k, f] of Object.entries(this.editFields)) f.wrap.hidden = !spec?.fields.includes(k as EditField);
     this.editKeyLabel.textContent = spec?.keyLabel ?? "Key";
   }
@@ -218,6 +226,7 @@ export class UmpireConsole {
       result: this.fields.result.input.value,
       toStep: this.fields.toStep.input.value,
       edit: this.editForm(),
+      editKinds: this.editKinds,
       seat: this.botSeat.value,
       bot: this.botChoice.value,
     };
