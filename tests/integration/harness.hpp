@@ -91,6 +91,7 @@ class ServerProcess {
   }
 
   unsigned short port() const { return port_; }
+  pid_t pid() const { return pid_; }
   std::string log() const {
     std::ifstream in(log_file_);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -150,10 +151,16 @@ class Client {
  public:
   enum class Mode { kBinary, kJson };
 
+  // `source`: the loopback address to connect from (e.g. "127.0.0.2", to
+  // be another client address); empty for the system's choice.
   explicit Client(unsigned short port, Mode mode = Mode::kBinary, std::string origin = {},
-                  const std::string& target = "/ws")
+                  const std::string& target = "/ws", const std::string& source = {})
       : ws_(ioc_), mode_(mode) {
     auto& sock = ws_.next_layer();
+    if (!source.empty()) {
+      sock.open(tcp::v4());
+      sock.bind(tcp::endpoint(net::ip::make_address(source), 0));
+    }
     sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     set_receive_timeout(sock, 10);
     ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& req) {
