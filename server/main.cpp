@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
   tls_cert->needs(tls_key);
   tls_key->needs(tls_cert);
   serve->add_option("--message-rate", cfg.messages_per_second,
-                    "Requests one connection may send a second (bursts of twice that); more are refused RATE_LIMITED")
+                    "Messages one connection may send a second (bursts of five seconds' worth); more are refused RATE_LIMITED")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 100000.0));
   serve->add_option("--chat-per-minute", cfg.chat_per_minute,

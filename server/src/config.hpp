@@ -38,9 +38,9 @@ struct ServerConfig {
 
   // Abuse limits (docs/SECURITY.md). Each refusal is a typed error or close
   // code and is counted in galloper_limited_total{limit=...}.
-  double messages_per_second = 20;        // per connection, any request; bursts of twice that
+  double messages_per_second = 20;        // per connection, any frame; bursts of five seconds' worth
   double chat_per_minute = 20;            // per connection, on top of the above; bursts of 5
-  std::size_t connections_per_ip_per_second = 10;  // new connections; bursts of twice that
+  std::size_t connections_per_ip_per_second = 30;  // new connections; bursts of twice that
   std::size_t max_failed_tokens = 10;     // per address within failed_token_ban, then banned for it
   std::chrono::seconds failed_token_ban{600};
   std::size_t games_per_ip_per_hour = 20;

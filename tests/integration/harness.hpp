@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <filesystem>
@@ -61,6 +62,18 @@ class ServerProcess {
                                      data_dir_.string(), "--ready-file", ready_file_.string(),
                                      "--log-level", "debug", "--threads", "2"};
     args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+    // Tests of other things open connections and send requests faster than
+    // any person: the abuse limits are opened wide unless a test sets one
+    // (limits_test.cpp sets each it checks).
+    for (const auto& [flag, value] : {std::pair<const char*, const char*>{"--message-rate", "100000"},
+                                      {"--chat-per-minute", "100000"},
+                                      {"--connection-rate", "100000"},
+                                      {"--games-per-ip-per-hour", "1000000"},
+                                      {"--max-failed-tokens", "100000"}}) {
+      if (std::find(extra_args_.begin(), extra_args_.end(), flag) == extra_args_.end()) {
+        args.insert(args.end(), {flag, value});
+      }
+    }
     pid_ = spawn_logged(args, log_file_);
     ASSERT_GE(pid_, 0);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);

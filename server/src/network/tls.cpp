@@ -4,6 +4,7 @@
 #include <openssl/err.h>
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
+#include <openssl/x509err.h>
 
 #include <fstream>
 
@@ -47,6 +48,10 @@ std::variant<std::shared_ptr<TlsContext::Context>, std::string> TlsContext::load
     return "--tls-cert " + cert.string() + ": not a PEM certificate (" + openssl_errors() + ")";
   }
   if (SSL_CTX_use_PrivateKey_file(native, key.c_str(), SSL_FILETYPE_PEM) != 1) {
+    if (ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH) {
+      ERR_clear_error();
+      return "--tls-key " + key.string() + " does not belong to the certificate in --tls-cert " + cert.string();
+    }
     return "--tls-key " + key.string() + ": not a PEM private key without a passphrase (" + openssl_errors() + ")";
   }
   if (SSL_CTX_check_private_key(native) != 1) {

@@ -222,7 +222,7 @@ bool WebSocketSession::admit_rate(std::uint64_t id, bool chat) {
   auto& metrics = state_->metrics();
   const auto now = TokenBucket::Clock::now();
   const double chat_rate = cfg.chat_per_minute / 60.0;
-  const bool over_messages = !messages_.take(cfg.messages_per_second, std::max(1.0, 2 * cfg.messages_per_second), now);
+  const bool over_messages = !messages_.take(cfg.messages_per_second, std::max(1.0, 5 * cfg.messages_per_second), now);
   const bool over_chat = !over_messages && chat && !chat_.take(chat_rate, 5, now);
   if (over_messages || over_chat) {
     (over_messages ? metrics.limited_messages : metrics.limited_chat)++;
