@@ -130,6 +130,55 @@ int main(int argc, char** argv) {
                     "Messages queued to one connection before a client that stopped reading is dropped")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  auto* tls_cert = serve->add_option("--tls-cert", cfg.tls_cert,
+                                     "PEM certificate chain: serve https:// and wss:// (TLS 1.2+) on the port; "
+                                     "SIGHUP reloads it. Needs --tls-key. Without both: plain HTTP");
+  auto* tls_key = serve->add_option("--tls-key", cfg.tls_key, "PEM private key of --tls-cert (no passphrase)");
+  tls_cert->needs(tls_key);
+  tls_key->needs(tls_cert);
+  serve->add_option("--message-rate", cfg.messages_per_second,
+                    "Messages one connection may send a second (bursts of five seconds' worth); more are refused RATE_LIMITED")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 100000.0));
+  serve->add_option("--chat-per-minute", cfg.chat_per_minute,
+                    "Chat messages one connection may send a minute (bursts of 5)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.1, 100000.0));
+  serve->add_option("--connection-rate", cfg.connections_per_ip_per_second,
+                    "New connections one address may open a second (bursts of twice that); more get 429 or close 1013")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  unsigned token_ban_s = static_cast<unsigned>(cfg.failed_token_ban.count());
+  serve->add_option("--max-failed-tokens", cfg.max_failed_tokens,
+                    "Wrong tokens or organiser keys from one address, within --token-ban, before it is banned")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  serve->add_option("--token-ban", token_ban_s,
+                    "Seconds an address may not join or create games after --max-failed-tokens")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 7u * 24 * 3600));
+  serve->add_option("--games-per-ip-per-hour", cfg.games_per_ip_per_hour,
+                    "Game creations one address may make an hour")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  serve->add_option("--create-key", cfg.create_key,
+                    "Organiser key a client must give (CreateGame.create_key) to create a game; "
+                    "also from $GALLOPER_CREATE_KEY. Default: none, anyone may create (local play)")
+      ->envname("GALLOPER_CREATE_KEY");
+  serve->add_option("--max-games", cfg.max_games, "Games the store may hold; creating more is refused UNAVAILABLE")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+  serve->add_option("--max-log-entries", cfg.max_log_entries,
+                    "Entries one game's log may hold; then the game takes no more orders, chat or settings")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{100}, std::size_t{1000000000}));
+  serve->add_option("--max-scenario-bytes", cfg.max_scenario_bytes, "Largest uploaded scenario text, in bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1024}, std::size_t{16} * 1024 * 1024));
+  serve->add_option("--max-scenario-parts", cfg.max_scenario_parts,
+                    "Most parts an uploaded scenario may have: units, leaders, terrain features, each of their points")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{10}, std::size_t{10000000}));
   serve->add_flag("--manual-clock", cfg.manual_clock,
                   "Tests only: deadlines follow POST /debug/clock?advance_seconds=N instead of the real time");
   serve->add_option("--ready-file", cfg.ready_file, "Write the bound port to this file once listening (for scripts)");
@@ -234,6 +283,7 @@ int main(int argc, char** argv) {
     }
     cfg.idle_timeout = std::chrono::seconds(idle_timeout_s);
     cfg.handshake_timeout = std::chrono::seconds(handshake_timeout_s);
+    cfg.failed_token_ban = std::chrono::seconds(token_ban_s);
     spdlog::set_level(spdlog::level::from_str(cfg.log_level));
     spdlog::set_pattern("%Y-%m-%dT%H:%M:%S.%e %^%l%$ %v");
     spdlog::info("allocator: {}", allocator_in_use());

@@ -30,6 +30,25 @@ struct ServerConfig {
   std::size_t max_connections_per_ip = 64;
   std::size_t max_queued_messages = 1024;  // per connection; a client that stops reading is dropped
   std::size_t max_queued_bytes = 16 * 1024 * 1024;
+
+  // TLS: both files or neither. Without them the port speaks plain HTTP
+  // (local play, or behind a proxy that terminates TLS).
+  std::filesystem::path tls_cert;
+  std::filesystem::path tls_key;
+
+  // Abuse limits (docs/SECURITY.md). Each refusal is a typed error or close
+  // code and is counted in galloper_limited_total{limit=...}.
+  double messages_per_second = 20;        // per connection, any frame; bursts of five seconds' worth
+  double chat_per_minute = 20;            // per connection, on top of the above; bursts of 5
+  std::size_t connections_per_ip_per_second = 30;  // new connections; bursts of twice that
+  std::size_t max_failed_tokens = 10;     // per address within failed_token_ban, then banned for it
+  std::chrono::seconds failed_token_ban{600};
+  std::size_t games_per_ip_per_hour = 20;
+  std::string create_key;                 // empty: anyone may create games
+  std::size_t max_games = 10000;          // games in the store
+  std::size_t max_log_entries = 200000;   // entries in one game's log
+  std::size_t max_scenario_bytes = 48 * 1024;  // an uploaded scenario's text
+  std::size_t max_scenario_parts = 2000;       // every message in it: units, leaders, terrain, points
 };
 
 }  // namespace galloper::server

@@ -1,6 +1,7 @@
 #include "server/src/metrics.hpp"
 
 #include <sstream>
+#include <utility>
 
 namespace galloper::server {
 
@@ -34,6 +35,27 @@ std::string Metrics::render() const {
   metric(out, "galloper_webhooks_refused_total", "counter",
          "Webhook notifications not sent: the destination is not a public address (--webhook-allow).",
          webhooks_refused.load());
+  out << "# HELP galloper_limited_total Requests and connections refused by an abuse limit, by limit.\n"
+         "# TYPE galloper_limited_total counter\n";
+  const std::pair<const char*, const std::atomic<std::int64_t>*> limits[] = {
+      {"messages", &limited_messages},   {"chat", &limited_chat},
+      {"connections", &limited_connections}, {"banned", &limited_banned},
+      {"creations", &limited_creations}, {"create_key", &limited_create_key},
+      {"games", &limited_games},         {"log", &limited_log},
+      {"scenario_size", &limited_scenario}};
+  for (const auto& [name, value] : limits) out << "galloper_limited_total{limit=\"" << name << "\"} " << value->load() << '\n';
+  metric(out, "galloper_failed_tokens_total", "counter", "Tokens and organiser keys given that opened nothing.",
+         failed_tokens.load());
+  metric(out, "galloper_bans_total", "counter", "Addresses banned for a while after too many failed tokens.",
+         bans.load());
+  metric(out, "galloper_tls_handshakes_failed_total", "counter", "TLS handshakes that failed (old versions included).",
+         tls_handshakes_failed.load());
+  metric(out, "galloper_tls_plain_refused_total", "counter", "Plain HTTP requests answered 400 on the TLS port.",
+         tls_plain_refused.load());
+  metric(out, "galloper_tls_reloads_total", "counter", "Certificate reloads on SIGHUP that took effect.",
+         tls_reloads.load());
+  metric(out, "galloper_tls_reloads_failed_total", "counter", "Certificate reloads on SIGHUP that kept the old one.",
+         tls_reloads_failed.load());
   return out.str();
 }
 

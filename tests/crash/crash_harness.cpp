@@ -83,7 +83,11 @@ class Server {
     fs::remove(ready);
     std::vector<std::string> args = {g_binary,        "serve",      "--listen",     "127.0.0.1:0", "--data",
                                      data_.string(),  "--ready-file", ready.string(), "--log-level", "warn",
-                                     "--threads",     "2"};
+                                     "--threads",     "2",
+                                     // Games and requests come faster than from any person: the
+                                     // abuse limits are not what this harness tests.
+                                     "--games-per-ip-per-hour", "1000000", "--message-rate", "100000",
+                                     "--connection-rate", "100000"};
     pid_ = galloper::testing::spawn_logged(args, data_ / "server.log");
     if (pid_ < 0) return false;
     const auto deadline = Clock::now() + 20s;

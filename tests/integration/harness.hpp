@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <filesystem>
@@ -61,6 +62,18 @@ class ServerProcess {
                                      data_dir_.string(), "--ready-file", ready_file_.string(),
                                      "--log-level", "debug", "--threads", "2"};
     args.insert(args.end(), extra_args_.begin(), extra_args_.end());
+    // Tests of other things open connections and send requests faster than
+    // any person: the abuse limits are opened wide unless a test sets one
+    // (limits_test.cpp sets each it checks).
+    for (const auto& [flag, value] : {std::pair<const char*, const char*>{"--message-rate", "100000"},
+                                      {"--chat-per-minute", "100000"},
+                                      {"--connection-rate", "100000"},
+                                      {"--games-per-ip-per-hour", "1000000"},
+                                      {"--max-failed-tokens", "100000"}}) {
+      if (std::find(extra_args_.begin(), extra_args_.end(), flag) == extra_args_.end()) {
+        args.insert(args.end(), {flag, value});
+      }
+    }
     pid_ = spawn_logged(args, log_file_);
     ASSERT_GE(pid_, 0);
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
@@ -91,6 +104,7 @@ class ServerProcess {
   }
 
   unsigned short port() const { return port_; }
+  pid_t pid() const { return pid_; }
   std::string log() const {
     std::ifstream in(log_file_);
     return std::string(std::istreambuf_iterator<char>(in), {});
@@ -150,10 +164,16 @@ class Client {
  public:
   enum class Mode { kBinary, kJson };
 
+  // `source`: the loopback address to connect from (e.g. "127.0.0.2", to
+  // be another client address); empty for the system's choice.
   explicit Client(unsigned short port, Mode mode = Mode::kBinary, std::string origin = {},
-                  const std::string& target = "/ws")
+                  const std::string& target = "/ws", const std::string& source = {})
       : ws_(ioc_), mode_(mode) {
     auto& sock = ws_.next_layer();
+    if (!source.empty()) {
+      sock.open(tcp::v4());
+      sock.bind(tcp::endpoint(net::ip::make_address(source), 0));
+    }
     sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     set_receive_timeout(sock, 10);
     ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& req) {

@@ -360,6 +360,15 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
     seat_records.push_back({record.id, std::string(kSpectatorSeat), invite->description(), token_hash(token)});
   }
 
+  // Counted before it is written, so creations at the same moment cannot pass the cap together.
+  if (stored_games_.fetch_add(1) >= max_games_) {
+    stored_games_--;
+    metrics_.limited_games++;
+    send_error(peer, correlation_id, v1::ERROR_CODE_UNAVAILABLE,
+               "this server holds as many games as its operator allows (" + std::to_string(max_games_) +
+                   "); no new game can be created here now");
+    return;
+  }
   // std::function needs a copyable callable: the game rides in a shared holder.
   auto game_holder = std::make_shared<std::unique_ptr<rules::Game>>(std::move(new_game.game));
   auto reply_ptr = std::make_shared<v1::Envelope>(std::move(reply));
@@ -372,6 +381,7 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
        seats_copy = std::move(seats_copy)](persistence::Status status) mutable {
         if (!status.ok()) {
           spdlog::error("{} create game failed: {}", peer->describe(), status.error->message);
+          self->stored_games_--;
           self->metrics_.errors++;
           v1::Envelope e;
           e.set_correlation_id(correlation_id);
@@ -506,6 +516,7 @@ void Lobby::with_room(const std::string& game_id, RoomCallback done) {
 }
 
 void Lobby::watch(const std::shared_ptr<Room>& room) {
+  room->limit_log(max_log_entries_);
   room->start();
   std::weak_ptr<Lobby> weak = weak_from_this();
   room->on_put_away([weak](const v1::JoinGame& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {

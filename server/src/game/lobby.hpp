@@ -7,6 +7,7 @@
 // away, so memory follows the games in play, not the games stored.
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -62,6 +63,15 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
 
   std::size_t rooms_loaded() const;
 
+  // At most `max_games` in the store (`stored` there now): a creation beyond
+  // is refused UNAVAILABLE and nothing is written. Each room's log takes
+  // requests up to `max_log_entries` (Room::limit_log). Before start_ticker.
+  void limit(std::size_t max_games, std::size_t stored, std::uint64_t max_log_entries) {
+    max_games_ = max_games;
+    stored_games_ = stored;
+    max_log_entries_ = max_log_entries;
+  }
+
  private:
   std::shared_ptr<Room> loaded_room(const std::string& game_id) const;
   // The loaded room of a request that needs its connection to have joined.
@@ -85,6 +95,9 @@ class Lobby : public std::enable_shared_from_this<Lobby> {
   Notifier& notifier_;
   std::unique_ptr<net::steady_timer> ticker_;
   std::uint64_t ticks_ = 0;
+  std::size_t max_games_ = static_cast<std::size_t>(-1);
+  std::uint64_t max_log_entries_ = ~std::uint64_t{0};
+  std::atomic<std::size_t> stored_games_{0};  // created ones, and creations on their way to the store
 
   mutable std::mutex mu_;  // guards the two maps below; held only briefly, never across I/O
   std::unordered_map<std::string, std::shared_ptr<Room>> rooms_;

@@ -49,20 +49,30 @@ void Room::start() {
 
 template <class Request>
 void Room::post_request(void (Room::*handler)(const Request&, const std::shared_ptr<Peer>&, std::uint64_t),
-                        Request request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id) {
+                        Request request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id, bool writes) {
   net::post(strand_, [self = shared_from_this(), handler, request = std::move(request), peer = std::move(peer),
-                      correlation_id] { ((*self).*handler)(request, peer, correlation_id); });
+                      correlation_id, writes] {
+    if (writes && self->state_.log_seq >= self->max_log_entries_.load()) {
+      self->services_.metrics.limited_log++;
+      return self->error(peer, correlation_id,
+                         Refusal{v1::ERROR_CODE_UNAVAILABLE,
+                                 "this game's log is full (" + std::to_string(self->max_log_entries_.load()) +
+                                     " entries, the server's limit); it takes no more orders, chat or settings",
+                                 {}});
+    }
+    ((*self).*handler)(request, peer, correlation_id);
+  });
 }
 
-void Room::join(v1::JoinGame r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_join, std::move(r), std::move(p), c); }
-void Room::submit(v1::SubmitAnswer r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_submit, std::move(r), std::move(p), c); }
-void Room::lock(v1::LockAnswers r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_lock, std::move(r), std::move(p), c); }
-void Room::standing_orders(v1::SetStandingOrders r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_standing, std::move(r), std::move(p), c); }
-void Room::umpire(v1::UmpireAction r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_umpire, std::move(r), std::move(p), c); }
-void Room::chat(v1::SendChat r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_chat, std::move(r), std::move(p), c); }
-void Room::audit(v1::ListAudit r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_audit, std::move(r), std::move(p), c); }
-void Room::notifications(v1::SetNotifications r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_notifications, std::move(r), std::move(p), c); }
-void Room::odds(v1::OddsRequest r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_odds, std::move(r), std::move(p), c); }
+void Room::join(v1::JoinGame r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_join, std::move(r), std::move(p), c, false); }
+void Room::submit(v1::SubmitAnswer r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_submit, std::move(r), std::move(p), c, true); }
+void Room::lock(v1::LockAnswers r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_lock, std::move(r), std::move(p), c, true); }
+void Room::standing_orders(v1::SetStandingOrders r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_standing, std::move(r), std::move(p), c, true); }
+void Room::umpire(v1::UmpireAction r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_umpire, std::move(r), std::move(p), c, true); }
+void Room::chat(v1::SendChat r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_chat, std::move(r), std::move(p), c, true); }
+void Room::audit(v1::ListAudit r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_audit, std::move(r), std::move(p), c, false); }
+void Room::notifications(v1::SetNotifications r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_notifications, std::move(r), std::move(p), c, true); }
+void Room::odds(v1::OddsRequest r, std::shared_ptr<Peer> p, std::uint64_t c) { post_request(&Room::do_odds, std::move(r), std::move(p), c, false); }
 
 void Room::tick() {
   net::post(strand_, [self = shared_from_this()] { self->do_tick(); });

@@ -25,6 +25,7 @@
 #include <boost/asio/strand.hpp>
 
 #include <cstdint>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -71,6 +72,9 @@ class Room : public std::enable_shared_from_this<Room> {
   ~Room();
 
   const std::string& id() const { return record_.id; }
+  // Requests that would write are refused once the log holds this many
+  // entries (`serve --max-log-entries`); the game's own steps go on.
+  void limit_log(std::uint64_t max_entries) { max_log_entries_ = max_entries; }
 
   // Before the room is shared: the state rebuilt from the log (restore.hpp).
   // A reason naming the first entry that cannot be applied.
@@ -106,8 +110,9 @@ class Room : public std::enable_shared_from_this<Room> {
 
  private:
   template <class Request>
+  // `writes`: the request may add to the log, so is refused once the log is full.
   void post_request(void (Room::*handler)(const Request&, const std::shared_ptr<Peer>&, std::uint64_t),
-                    Request request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id);
+                    Request request, std::shared_ptr<Peer> peer, std::uint64_t correlation_id, bool writes);
 
   void do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
   void do_submit(const v1::SubmitAnswer& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id);
@@ -158,6 +163,7 @@ class Room : public std::enable_shared_from_this<Room> {
   Notifications notifications_;
 
   std::uint64_t in_flight_ = 0;            // writes not yet on disk
+  std::atomic<std::uint64_t> max_log_entries_{~std::uint64_t{0}};
   std::uint64_t resolves_since_snapshot_ = 0;
   int idle_resolutions_ = 0;               // resolutions in a row that nobody was asked for
   std::int64_t stored_wake_ms_ = -1;       // the wake-up last given to the store (-1: none yet)

@@ -90,23 +90,66 @@ std::optional<std::string> websocket_game(std::string_view path) {
 }  // namespace
 
 HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, IpSlot slot,
-                         bool over_limit)
-    : stream_(std::move(socket)), state_(std::move(state)), slot_(std::move(slot)), over_limit_(over_limit) {
+                         std::string refusal)
+    : stream_(std::in_place_type<PlainHttpStream>, std::move(socket)),
+      state_(std::move(state)),
+      slot_(std::move(slot)),
+      refusal_(std::move(refusal)) {
   beast::error_code ec;
-  const auto remote = stream_.socket().remote_endpoint(ec);
+  const auto remote = tcp().socket().remote_endpoint(ec);
   peer_ = ec ? "unknown" : remote.address().to_string() + ":" + std::to_string(remote.port());
 }
 
+beast::tcp_stream& HttpSession::tcp() {
+  return std::visit([](auto& s) -> beast::tcp_stream& { return beast::get_lowest_layer(s); }, stream_);
+}
+
 void HttpSession::run() {
-  boost::asio::dispatch(stream_.get_executor(), beast::bind_front_handler(&HttpSession::do_read, shared_from_this()));
+  boost::asio::dispatch(tcp().get_executor(), beast::bind_front_handler(&HttpSession::start, shared_from_this()));
+}
+
+void HttpSession::start() {
+  if (state_->tls() == nullptr) return do_read();
+  tcp().expires_after(state_->config().handshake_timeout);
+  beast::async_detect_ssl(std::get<PlainHttpStream>(stream_), buffer_,
+                          beast::bind_front_handler(&HttpSession::on_detect, shared_from_this()));
+}
+
+void HttpSession::on_detect(beast::error_code ec, bool tls) {
+  if (ec) return;  // closed or timed out before a byte came
+  if (!tls) {
+    plain_on_tls_port_ = true;  // read its request to answer it properly
+    return do_read();
+  }
+  tls_context_ = state_->tls()->current();
+  auto plain = std::move(std::get<PlainHttpStream>(stream_));
+  stream_.emplace<TlsHttpStream>(std::move(plain), *tls_context_);
+  std::get<TlsHttpStream>(stream_).async_handshake(
+      boost::asio::ssl::stream_base::server, buffer_.data(),
+      beast::bind_front_handler(&HttpSession::on_handshake, shared_from_this()));
+}
+
+void HttpSession::on_handshake(beast::error_code ec, std::size_t used) {
+  if (ec) {
+    state_->metrics().tls_handshakes_failed++;
+    spdlog::debug("peer {} TLS handshake: {}", peer_, ec.message());
+    return;
+  }
+  buffer_.consume(used);
+  do_read();
 }
 
 void HttpSession::do_read() {
   parser_.emplace();
   parser_->body_limit(state_->config().http_body_max);
   parser_->header_limit(16 * 1024);
-  stream_.expires_after(state_->config().http_timeout);
-  http::async_read(stream_, buffer_, *parser_, beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+  tcp().expires_after(state_->config().http_timeout);
+  std::visit(
+      [&](auto& stream) {
+        http::async_read(stream, buffer_, *parser_,
+                         beast::bind_front_handler(&HttpSession::on_read, shared_from_this()));
+      },
+      stream_);
 }
 
 void HttpSession::on_read(beast::error_code ec, std::size_t) {
@@ -120,17 +163,18 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   state_->metrics().http_requests++;
   auto req = parser_->release();
 
-  if (over_limit_ && !beast::websocket::is_upgrade(req)) {
-    spdlog::warn("peer {} refused: more than {} connections from one address", peer_,
-                 state_->config().max_connections_per_ip);
-    auto res = error_json(req, http::status::too_many_requests, "RATE_LIMITED",
-                          "too many connections from your address (at most " +
-                              std::to_string(state_->config().max_connections_per_ip) + "); close some and retry");
-    stream_.expires_after(std::chrono::seconds(5));
-    beast::async_write(stream_, std::move(res), [self = shared_from_this()](beast::error_code, std::size_t) {
-      self->do_close();
-    });
-    return;
+  if (plain_on_tls_port_) {
+    // A plain client on the TLS port: a clear answer, then the connection ends.
+    state_->metrics().tls_plain_refused++;
+    spdlog::info("peer {} refused: plain HTTP on the TLS port", peer_);
+    req.keep_alive(false);
+    return send(error_json(req, http::status::bad_request, "TLS_REQUIRED",
+                           "this server speaks TLS only: use https:// (wss:// for the WebSocket)"));
+  }
+  if (!refusal_.empty() && !beast::websocket::is_upgrade(req)) {
+    spdlog::warn("peer {} refused: {}", peer_, refusal_);
+    req.keep_alive(false);
+    return send(error_json(req, http::status::too_many_requests, "RATE_LIMITED", refusal_));
   }
 
   const std::string target(req.target());
@@ -158,16 +202,20 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
                                "this Origin may not open a WebSocket here; see --allowed-origin"));
       }
     }
-    stream_.expires_never();
-    auto session = std::make_shared<WebSocketSession>(stream_.release_socket(), state_, std::move(slot_), peer_, *game);
-    if (over_limit_) {
+    tcp().expires_never();
+    std::shared_ptr<WebSocketSession> session;
+    if (auto* plain = std::get_if<PlainHttpStream>(&stream_)) {
+      session = std::make_shared<WebSocketSession>(WsStream(plain->release_socket()), state_, std::move(slot_), peer_,
+                                                   *game);
+    } else {
+      session = std::make_shared<WebSocketSession>(WsStream(std::move(std::get<TlsHttpStream>(stream_)), tls_context_),
+                                                   state_, std::move(slot_), peer_, *game);
+    }
+    if (!refusal_.empty()) {
       // A browser cannot read an HTTP refusal of a WebSocket handshake: the
       // connection is accepted and closed at once with the reason.
-      spdlog::warn("peer {} refused: more than {} connections from one address", peer_,
-                   state_->config().max_connections_per_ip);
-      return session->refuse("too many connections from your address (at most " +
-                                 std::to_string(state_->config().max_connections_per_ip) + "); close some and retry",
-                             std::move(req));
+      spdlog::warn("peer {} refused: {}", peer_, refusal_);
+      return session->refuse(refusal_, std::move(req));
     }
     session->run(std::move(req));
     return;
@@ -220,8 +268,12 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
 
 void HttpSession::send(http::message_generator&& msg) {
   const bool keep_alive = msg.keep_alive();
-  beast::async_write(stream_, std::move(msg),
-                     beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
+  std::visit(
+      [&](auto& stream) {
+        beast::async_write(stream, std::move(msg),
+                           beast::bind_front_handler(&HttpSession::on_write, shared_from_this(), keep_alive));
+      },
+      stream_);
 }
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
@@ -231,8 +283,13 @@ void HttpSession::on_write(bool keep_alive, beast::error_code ec, std::size_t) {
 }
 
 void HttpSession::do_close() {
+  if (auto* tls = std::get_if<TlsHttpStream>(&stream_)) {
+    tcp().expires_after(std::chrono::seconds(5));
+    tls->async_shutdown([self = shared_from_this()](beast::error_code) {});
+    return;
+  }
   beast::error_code ec;
-  stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ec);
+  tcp().socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ec);
 }
 
 }  // namespace galloper::server

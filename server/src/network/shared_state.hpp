@@ -11,6 +11,8 @@
 #include "server/src/config.hpp"
 #include "server/src/game/lobby.hpp"
 #include "server/src/metrics.hpp"
+#include "server/src/network/abuse_guard.hpp"
+#include "server/src/network/tls.hpp"
 
 namespace galloper::server {
 
@@ -19,7 +21,8 @@ class WebSocketSession;
 class SharedState {
  public:
   SharedState(ServerConfig config, std::shared_ptr<Lobby> lobby, Metrics& metrics, ManualClock* manual_clock)
-      : config_(std::move(config)), lobby_(std::move(lobby)), metrics_(metrics), manual_clock_(manual_clock) {}
+      : config_(std::move(config)), lobby_(std::move(lobby)), metrics_(metrics), manual_clock_(manual_clock),
+        guard_(config_) {}
 
   const ServerConfig& config() const { return config_; }
   Lobby& lobby() { return *lobby_; }
@@ -27,6 +30,10 @@ class SharedState {
   Metrics& metrics() { return metrics_; }
   // Non-null only with --manual-clock.
   ManualClock* manual_clock() { return manual_clock_; }
+  // Null without --tls-cert: the port speaks plain HTTP.
+  TlsContext* tls() { return tls_.get(); }
+  void set_tls(std::shared_ptr<TlsContext> tls) { tls_ = std::move(tls); }
+  AbuseGuard& guard() { return guard_; }
 
   // Counts a connection from `ip`; false (and nothing counted) over the limit.
   bool acquire_ip(const std::string& ip);
@@ -42,6 +49,8 @@ class SharedState {
   std::shared_ptr<Lobby> lobby_;
   Metrics& metrics_;
   ManualClock* manual_clock_;
+  std::shared_ptr<TlsContext> tls_;
+  AbuseGuard guard_;
 
   std::mutex mu_;
   std::unordered_map<std::string, std::size_t> per_ip_;

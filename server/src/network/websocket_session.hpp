@@ -17,6 +17,7 @@
 #include "server/src/network/frame_codec.hpp"
 #include "server/src/network/outgoing.hpp"
 #include "server/src/network/shared_state.hpp"
+#include "server/src/network/ws_stream.hpp"
 
 namespace galloper::server {
 
@@ -29,8 +30,8 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
  public:
   // `game`: the game the connection was opened for ("/ws/games/{id}"), or
   // empty ("/ws"); a connection for one game may not act in another.
-  WebSocketSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, IpSlot slot,
-                   std::string peer, std::string game = {});
+  WebSocketSession(WsStream stream, std::shared_ptr<SharedState> state, IpSlot slot, std::string peer,
+                   std::string game = {});
   ~WebSocketSession() override;
 
   void run(http::request<http::string_body> request);
@@ -67,17 +68,25 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   // The game a request acts in ("" for the lobby's requests).
   static std::string_view game_of(const v1::Envelope& envelope);
   void reply_error(std::uint64_t correlation_id, v1::ErrorCode code, std::string message);
+  // The abuse limits a frame must pass before it is handled (false: it has
+  // been answered or the connection is closing). Nothing of a refused
+  // request is kept. admit_rate: this connection's message and chat rates;
+  // admit: the address's ban, creation rate, organiser key, scenario size.
+  bool admit_rate(std::uint64_t correlation_id, bool chat);
+  bool admit(const v1::Envelope& envelope);
+  void refuse_limited(std::uint64_t correlation_id, std::string message, double retry_after_seconds);
+  // A token or organiser key that opened nothing, counted against the address.
+  void note_failed_token();
 
-  // Straight on the socket: the WebSocket layer keeps its own timeouts
-  // (handshake, idle pings), so beast::tcp_stream's timer bookkeeping on
-  // every write bought nothing. The strand is the socket's (the listener's
-  // make_strand), kept typed so a push is posted without type erasure.
+  // The strand is the socket's (the listener's make_strand), kept typed so
+  // a push is posted without type erasure.
   net::strand<net::io_context::executor_type> strand_;
-  websocket::stream<net::ip::tcp::socket> ws_;
+  WsStream ws_;
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
   IpSlot slot_;
   const std::string peer_;
+  const std::string ip_;  // peer_ without the port: the address limits count by
   const std::string bound_game_;
   std::string refusal_;  // closes with this as soon as the handshake is done
 
@@ -88,6 +97,9 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   bool closing_ = false;
   std::optional<websocket::close_reason> pending_close_;  // sent once the queue drains
   bool helloed_ = false;
+  TokenBucket messages_;
+  TokenBucket chat_;
+  unsigned refused_in_a_row_ = 0;
   std::atomic<unsigned> protocol_minor_{0};  // from the Hello; read by room strands
   Encoding encoding_ = Encoding::kBinary;  // of the client's last frame; pushes use it
   std::string game_id_;
