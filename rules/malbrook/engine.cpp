@@ -1,6 +1,7 @@
 #include "rules/malbrook/engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,6 +33,16 @@ std::string army_name(const GameState& s, std::string_view id) {
   return a != nullptr && !a->name.empty() ? a->name : std::string(id);
 }
 
+// Whether every number of an order is a number: a NaN or an infinity (any
+// double travels on the wire) would pass comparisons like "distance <= allowance"
+// and end up as a piece's position.
+bool finite_numbers(const Answer& a) {
+  return std::all_of(a.steps.begin(), a.steps.end(), [](const OrderStep& st) {
+    return std::isfinite(st.distance) && std::isfinite(st.angle_deg) && std::isfinite(st.to.x) &&
+           std::isfinite(st.to.y);
+  });
+}
+
 Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a,
                       const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr) {
   const Decision* d = find_decision(ds, a.decision_id);
@@ -43,6 +54,9 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
   }
   if (d->seat != a.seat) {
     return reject("wrong_seat", "\"" + d->id + "\" is for seat " + d->seat + ", not " + a.seat + ".");
+  }
+  if (!finite_numbers(a)) {
+    return reject("not_a_number", "A distance, angle or point of the order for \"" + d->id + "\" is not a number.");
   }
   switch (s.phase) {
     case Phase::kInitiative: return initiative_check(s, a);
