@@ -17,6 +17,9 @@
 
 #include "persistence/memory_store.hpp"
 #include "proto/codec/scenario_codec.hpp"
+#include "rules/core/bytes.hpp"
+#include "rules/malbrook/snapshot.hpp"
+#include "rules/malbrook/types.hpp"
 #include "server/src/clock.hpp"
 #include "server/src/game/room.hpp"
 #include "server/src/metrics.hpp"
@@ -118,12 +121,18 @@ void scenarios(const fs::path& corpus) {
   for (const auto& s : codec::bundled_scenarios()) write(corpus / "scenario", std::string(s.name), std::string(s.text));
 }
 
+// snapshot_target.cpp's format: a mode byte, then a whole snapshot (0) or
+// its body (1).
 void snapshots(const fs::path& corpus) {
   const auto& states = fuzz::demo_states();
   for (std::size_t i = 0; i < states.size(); i += 4) {
     const auto bytes = states[i]->snapshot();
-    write(corpus / "snapshot", "demo-step" + std::to_string(states[i]->step()),
-          std::string(bytes.begin(), bytes.end()));
+    const auto name = "demo-step" + std::to_string(states[i]->step());
+    write(corpus / "snapshot", name, std::string(1, '\0') + std::string(bytes.begin(), bytes.end()));
+    const auto body = rules::open_snapshot(bytes, rules::malbrook::kRulesetName, rules::malbrook::kSnapshotFormat);
+    if (body.ok()) {
+      write(corpus / "snapshot", name + "-body", std::string(1, '\1') + std::string(body.value().begin(), body.value().end()));
+    }
   }
 }
 
