@@ -33,13 +33,15 @@ std::string army_name(const GameState& s, std::string_view id) {
   return a != nullptr && !a->name.empty() ? a->name : std::string(id);
 }
 
-// Whether every number of an order is a number: a NaN or an infinity (any
-// double travels on the wire) would pass comparisons like "distance <= allowance"
-// and end up as a piece's position.
-bool finite_numbers(const Answer& a) {
+// Whether every number of an order is one a table could hold. Any double
+// travels on the wire: a NaN passes comparisons like "distance <= allowance"
+// and ends up as a piece's position, and a distance of 1e200 overflows the
+// terrain grid's cell numbers before any allowance is compared.
+constexpr double kLargestNumber = 1e6;  // table units or degrees; tables are a few hundred units
+bool sane_number(double x) { return std::isfinite(x) && std::abs(x) <= kLargestNumber; }
+bool sane_numbers(const Answer& a) {
   return std::all_of(a.steps.begin(), a.steps.end(), [](const OrderStep& st) {
-    return std::isfinite(st.distance) && std::isfinite(st.angle_deg) && std::isfinite(st.to.x) &&
-           std::isfinite(st.to.y);
+    return sane_number(st.distance) && sane_number(st.angle_deg) && sane_number(st.to.x) && sane_number(st.to.y);
   });
 }
 
@@ -55,8 +57,9 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
   if (d->seat != a.seat) {
     return reject("wrong_seat", "\"" + d->id + "\" is for seat " + d->seat + ", not " + a.seat + ".");
   }
-  if (!finite_numbers(a)) {
-    return reject("not_a_number", "A distance, angle or point of the order for \"" + d->id + "\" is not a number.");
+  if (!sane_numbers(a)) {
+    return reject("bad_number", "A distance, angle or point of the order for \"" + d->id +
+                                    "\" is not a number, or beyond any table.");
   }
   switch (s.phase) {
     case Phase::kInitiative: return initiative_check(s, a);
