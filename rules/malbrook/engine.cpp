@@ -1,6 +1,7 @@
 #include "rules/malbrook/engine.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <string>
@@ -32,6 +33,18 @@ std::string army_name(const GameState& s, std::string_view id) {
   return a != nullptr && !a->name.empty() ? a->name : std::string(id);
 }
 
+// Whether every number of an order is one a table could hold. Any double
+// travels on the wire: a NaN passes comparisons like "distance <= allowance"
+// and ends up as a piece's position, and a distance of 1e200 overflows the
+// terrain grid's cell numbers before any allowance is compared.
+constexpr double kLargestNumber = 1e6;  // table units or degrees; tables are a few hundred units
+bool sane_number(double x) { return std::isfinite(x) && std::abs(x) <= kLargestNumber; }
+bool sane_numbers(const Answer& a) {
+  return std::all_of(a.steps.begin(), a.steps.end(), [](const OrderStep& st) {
+    return sane_number(st.distance) && sane_number(st.angle_deg) && sane_number(st.to.x) && sane_number(st.to.y);
+  });
+}
+
 Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a,
                       const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr) {
   const Decision* d = find_decision(ds, a.decision_id);
@@ -43,6 +56,10 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
   }
   if (d->seat != a.seat) {
     return reject("wrong_seat", "\"" + d->id + "\" is for seat " + d->seat + ", not " + a.seat + ".");
+  }
+  if (!sane_numbers(a)) {
+    return reject("bad_number", "A distance, angle or point of the order for \"" + d->id +
+                                    "\" is not a number, or beyond any table.");
   }
   switch (s.phase) {
     case Phase::kInitiative: return initiative_check(s, a);

@@ -1,5 +1,6 @@
 #include "rules/malbrook/snapshot.hpp"
 
+#include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <iterator>
@@ -349,7 +350,12 @@ class In {
     if (x < INT32_MIN || x > INT32_MAX) r_.fail("a number too large for 32 bits");
     v = static_cast<int>(x);
   }
-  void get(double& d) { d = r_.f64(); }
+  // Positions, facings and distances: a number no table holds (a NaN, an
+  // infinity, 1e228) would overflow the terrain grid's cells later.
+  void get(double& d) {
+    d = r_.f64();
+    if (!std::isfinite(d) || std::abs(d) > 1e6) r_.fail("a number no table holds");
+  }
   void get(std::string& s) { s = r_.str(); }
 
   template <class E>
