@@ -7,6 +7,7 @@
 #include "rules/core/bot.hpp"
 #include "rules/core/decision.hpp"
 #include "rules/core/dice.hpp"
+#include "rules/malbrook/bot.hpp"
 
 namespace galloper::fuzz {
 namespace {
@@ -60,7 +61,7 @@ const std::vector<std::unique_ptr<rules::Game>>& demo_states() {
   static const std::vector<std::unique_ptr<rules::Game>> states = [] {
     std::vector<std::unique_ptr<rules::Game>> out;
     out.push_back(demo_game().clone());
-    rules::Bot bot(1);
+    rules::Bot bot(1, rules::malbrook::propose);
     while (out.size() < kSteps && !out.back()->finished()) {
       auto next = bot_step(*out.back(), bot);
       if (!next) break;

@@ -130,9 +130,15 @@ struct HttpResult {
   std::string content_type;
 };
 
-inline HttpResult http_get(unsigned short port, const std::string& target) {
+// `source`: the loopback address to connect from (e.g. "127.0.0.2", to be
+// another client address); empty for the system's choice.
+inline HttpResult http_get(unsigned short port, const std::string& target, const std::string& source = {}) {
   net::io_context ioc;
   tcp::socket socket(ioc);
+  if (!source.empty()) {
+    socket.open(tcp::v4());
+    socket.bind(tcp::endpoint(net::ip::make_address(source), 0));
+  }
   socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
   set_receive_timeout(socket, 10);
   http::request<http::empty_body> req{http::verb::get, target, 11};

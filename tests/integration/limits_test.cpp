@@ -11,25 +11,9 @@ namespace {
 // A second client address on loopback: limits per address must not reach it.
 constexpr const char* kOtherAddress = "127.0.0.2";
 
-// GET from kOtherAddress, so reading /metrics spends nothing of the limits under test.
-HttpResult http_get_elsewhere(unsigned short port, const std::string& target) {
-  net::io_context ioc;
-  tcp::socket socket(ioc);
-  socket.open(tcp::v4());
-  socket.bind(tcp::endpoint(net::ip::make_address(kOtherAddress), 0));
-  socket.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
-  set_receive_timeout(socket, 10);
-  http::request<http::empty_body> req{http::verb::get, target, 11};
-  req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
-  http::write(socket, req);
-  beast::flat_buffer buffer;
-  http::response<http::string_body> res;
-  http::read(socket, buffer, res);
-  return {res.result_int(), res.body(), std::string(res[http::field::content_type])};
-}
-
+// Read from kOtherAddress, so reading /metrics spends nothing of the limits under test.
 std::string metric_value(unsigned short port, const std::string& name) {
-  const auto body = http_get_elsewhere(port, "/metrics").body;
+  const auto body = http_get(port, "/metrics", kOtherAddress).body;
   const auto at = body.find("\n" + name + " ");
   if (at == std::string::npos) return "absent";
   const auto start = at + name.size() + 2;
