@@ -1,4 +1,5 @@
-// Scenario files: text format -> ScenarioSpec -> checks -> a game.
+// Scenario files: text format -> the ruleset the file names (rulesets.hpp)
+// -> its checks -> a game.
 //
 // Syntax errors come from protobuf's tokenizer/parser through an
 // ErrorCollector; problems of meaning come from the ruleset's checker as field
