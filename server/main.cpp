@@ -113,6 +113,9 @@ int main(int argc, char** argv) {
   serve->add_option("--webhook-allow", cfg.webhook_allow,
                     "CIDR range webhooks may post to besides public addresses (repeatable), e.g. 10.0.0.0/8; "
                     "loopback, private, link-local and metadata addresses are refused otherwise");
+  serve->add_option("--trust-proxy", cfg.trust_proxy,
+                    "CIDR range of reverse proxies whose X-Forwarded-For names the client (repeatable), e.g. "
+                    "127.0.0.1; the limits per address then count the client, not the proxy");
   serve->add_option("--threads", cfg.threads, "I/O threads (0: one per core)")->capture_default_str();
   serve->add_option("--read-message-max", cfg.read_message_max, "Largest WebSocket message accepted, in bytes")
       ->capture_default_str()

@@ -17,6 +17,7 @@ struct ServerConfig {
   std::string log_level = "info";
   std::vector<std::string> allowed_origins;  // besides the server's own origin
   std::vector<std::string> webhook_allow;    // CIDR ranges webhooks may reach besides public addresses
+  std::vector<std::string> trust_proxy;      // CIDR ranges of proxies whose X-Forwarded-For names the client
   unsigned threads = 0;                  // 0: one per core
   // Tests only: the clock moves only through POST /debug/clock?advance_seconds=N.
   bool manual_clock = false;

@@ -27,6 +27,11 @@ int run_server(const ServerConfig& config) {
     spdlog::critical("--webhook-allow: {}", *why);
     return 1;
   }
+  auto proxies = ProxyTrust::of(config.trust_proxy);
+  if (auto* why = std::get_if<std::string>(&proxies)) {
+    spdlog::critical("--trust-proxy: {}", *why);
+    return 1;
+  }
   // TLS first: a certificate that cannot serve stops the server before the store opens.
   std::shared_ptr<TlsContext> tls;
   if (!config.tls_cert.empty() || !config.tls_key.empty()) {
@@ -69,6 +74,7 @@ int run_server(const ServerConfig& config) {
   auto lobby = std::make_shared<Lobby>(ioc, store, metrics, clock, notifier);
   auto state = std::make_shared<SharedState>(config, lobby, metrics, config.manual_clock ? &manual_clock : nullptr);
   state->set_tls(tls);
+  state->set_proxies(std::get<ProxyTrust>(std::move(proxies)));
   if (!config.create_key.empty()) spdlog::info("creating a game needs the organiser key (--create-key)");
   {
     // The games already stored count against --max-games.

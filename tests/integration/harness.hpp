@@ -131,8 +131,10 @@ struct HttpResult {
 };
 
 // `source`: the loopback address to connect from (e.g. "127.0.0.2", to be
-// another client address); empty for the system's choice.
-inline HttpResult http_get(unsigned short port, const std::string& target, const std::string& source = {}) {
+// another client address); empty for the system's choice. `forwarded_for`:
+// an X-Forwarded-For header, as a proxy would add.
+inline HttpResult http_get(unsigned short port, const std::string& target, const std::string& source = {},
+                           const std::string& forwarded_for = {}) {
   net::io_context ioc;
   tcp::socket socket(ioc);
   if (!source.empty()) {
@@ -143,6 +145,7 @@ inline HttpResult http_get(unsigned short port, const std::string& target, const
   set_receive_timeout(socket, 10);
   http::request<http::empty_body> req{http::verb::get, target, 11};
   req.set(http::field::host, "127.0.0.1:" + std::to_string(port));
+  if (!forwarded_for.empty()) req.set("X-Forwarded-For", forwarded_for);
   http::write(socket, req);
   beast::flat_buffer buffer;
   http::response<http::string_body> res;
@@ -172,8 +175,10 @@ class Client {
 
   // `source`: the loopback address to connect from (e.g. "127.0.0.2", to
   // be another client address); empty for the system's choice.
+  // `forwarded_for`: an X-Forwarded-For header, as a proxy would add.
   explicit Client(unsigned short port, Mode mode = Mode::kBinary, std::string origin = {},
-                  const std::string& target = "/ws", const std::string& source = {})
+                  const std::string& target = "/ws", const std::string& source = {},
+                  std::string forwarded_for = {})
       : ws_(ioc_), mode_(mode) {
     auto& sock = ws_.next_layer();
     if (!source.empty()) {
@@ -182,8 +187,9 @@ class Client {
     }
     sock.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), port));
     set_receive_timeout(sock, 10);
-    ws_.set_option(websocket::stream_base::decorator([origin](websocket::request_type& req) {
+    ws_.set_option(websocket::stream_base::decorator([origin, forwarded_for](websocket::request_type& req) {
       if (!origin.empty()) req.set(http::field::origin, origin);
+      if (!forwarded_for.empty()) req.set("X-Forwarded-For", forwarded_for);
     }));
     ws_.handshake(handshake_response_, "127.0.0.1:" + std::to_string(port), target, ec_);
     ws_.binary(mode_ == Mode::kBinary);

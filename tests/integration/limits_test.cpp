@@ -162,6 +162,60 @@ TEST_F(LimitsTest, NewConnectionsOverTheRateGet429Or1013WithTheReason) {
   EXPECT_GE(std::stoi(limited(port(), "connections")), refused_http + 1);
 }
 
+// How many of `n` GETs of /healthz from `source`, naming `forwarded_for`, got 429.
+int refused_gets(unsigned short port, int n, const std::string& source, const std::string& forwarded_for) {
+  int refused = 0;
+  for (int i = 0; i < n; ++i) refused += http_get(port, "/healthz", source, forwarded_for).status == 429 ? 1 : 0;
+  return refused;
+}
+
+TEST_F(LimitsTest, BehindATrustedProxyEachForwardedClientHasItsOwnBudget) {
+  start({"--connection-rate", "2", "--trust-proxy", "127.0.0.1"});  // bursts of 4
+  // One client through the proxy runs out; another through the same proxy does not.
+  EXPECT_GE(refused_gets(port(), 8, "127.0.0.1", "198.51.100.7"), 3);
+  EXPECT_EQ(http_get(port(), "/healthz", "127.0.0.1", "198.51.100.8").status, 200u);
+  // What a client prepends is not believed: the proxy's own entry is last.
+  EXPECT_EQ(http_get(port(), "/healthz", "127.0.0.1", "198.51.100.8, 198.51.100.7").status, 429u);
+  // IPv6 clients are counted by their /64.
+  EXPECT_GE(refused_gets(port(), 8, "127.0.0.1", "2001:db8:1:2::1"), 3);
+  EXPECT_EQ(http_get(port(), "/healthz", "127.0.0.1", "2001:db8:1:2::ffff").status, 429u) << "same /64";
+  EXPECT_EQ(http_get(port(), "/healthz", "127.0.0.1", "2001:db8:1:3::1").status, 200u) << "another /64";
+  // A WebSocket through the proxy: the refused client is closed with the
+  // reason, another is served.
+  Client refused(port(), Client::Mode::kBinary, {}, "/ws", "127.0.0.1", "198.51.100.7");
+  EXPECT_FALSE(refused.receive().has_value());
+  EXPECT_EQ(refused.close_reason().code, websocket::close_code::try_again_later);
+  Client served(port(), Client::Mode::kBinary, {}, "/ws", "127.0.0.1", "198.51.100.9");
+  EXPECT_TRUE(served.hello().has_welcome());
+}
+
+TEST_F(LimitsTest, AnUntrustedPeerCannotNameItselfAnotherClient) {
+  start({"--connection-rate", "2", "--trust-proxy", "127.0.0.1"});
+  // 127.0.0.2 is no proxy: every header it sends is its own, and all count as it.
+  int refused = 0;
+  for (int i = 0; i < 8; ++i) {
+    refused += http_get(port(), "/healthz", kOtherAddress, "198.51.100." + std::to_string(i)).status == 429 ? 1 : 0;
+  }
+  EXPECT_GE(refused, 3);
+}
+
+TEST_F(LimitsTest, WrongTokensThroughATrustedProxyBanOnlyThatClient) {
+  start({"--max-failed-tokens", "2", "--token-ban", "60", "--trust-proxy", "127.0.0.1"});
+  const auto game = create_demo_game(port());
+  const auto& good = game.tokens.at("umpire");
+  Client guesser(port(), Client::Mode::kBinary, {}, "/ws", "127.0.0.1", "198.51.100.7");
+  guesser.hello();
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(join_game(guesser, game.id, std::string(64, static_cast<char>('a' + i))).error().code(),
+              v1::ERROR_CODE_BAD_TOKEN);
+  }
+  EXPECT_EQ(join_game(guesser, game.id, good).error().code(), v1::ERROR_CODE_RATE_LIMITED);
+  // Another player behind the same proxy is not banned with the guesser.
+  Client player(port(), Client::Mode::kBinary, {}, "/ws", "127.0.0.1", "198.51.100.8");
+  player.hello();
+  EXPECT_TRUE(join_game(player, game.id, good).has_joined());
+}
+
 TEST_F(LimitsTest, WrongTokensBanTheAddressForAWhile) {
   start({"--max-failed-tokens", "3", "--token-ban", "2"});
   const auto game = create_demo_game(port());

@@ -89,15 +89,39 @@ std::optional<std::string> websocket_game(std::string_view path) {
 
 }  // namespace
 
-HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, IpSlot slot,
-                         std::string refusal)
+HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string client,
+                         IpSlot slot, std::string refusal)
     : stream_(std::in_place_type<PlainHttpStream>, std::move(socket)),
       state_(std::move(state)),
+      client_(std::move(client)),
       slot_(std::move(slot)),
       refusal_(std::move(refusal)) {
   beast::error_code ec;
   const auto remote = tcp().socket().remote_endpoint(ec);
   peer_ = ec ? "unknown" : remote.address().to_string() + ":" + std::to_string(remote.port());
+  described_ = peer_;
+}
+
+HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, Admission)
+    : HttpSession(std::move(socket), std::move(state), {}, IpSlot(), {}) {
+  per_request_ = true;
+}
+
+void HttpSession::admit_forwarded(const http::request<http::string_body>& req) {
+  beast::error_code ec;
+  const auto remote = tcp().socket().remote_endpoint(ec);
+  if (ec) return;
+  // Several X-Forwarded-For lines are one list, in order (RFC 9110, 5.3).
+  std::string forwarded;
+  for (auto [it, end] = req.equal_range("X-Forwarded-For"); it != end; ++it) {
+    if (!forwarded.empty()) forwarded += ',';
+    forwarded += it->value();
+  }
+  const auto client = state_->proxies().client_of(remote.address(), forwarded);
+  client_ = limit_key(client);
+  described_ = client.to_string() + " via " + peer_;
+  slot_ = IpSlot();  // a proxy's connection may carry several clients' requests in turn
+  refusal_ = admit(state_, client_, slot_);
 }
 
 beast::tcp_stream& HttpSession::tcp() {
@@ -162,6 +186,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
   }
   state_->metrics().http_requests++;
   auto req = parser_->release();
+  if (per_request_) admit_forwarded(req);
 
   if (plain_on_tls_port_) {
     // A plain client on the TLS port: a clear answer, then the connection ends.
@@ -172,7 +197,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
                            "this server speaks TLS only: use https:// (wss:// for the WebSocket)"));
   }
   if (!refusal_.empty() && !beast::websocket::is_upgrade(req)) {
-    spdlog::warn("peer {} refused: {}", peer_, refusal_);
+    spdlog::warn("peer {} refused: {}", described_, refusal_);
     req.keep_alive(false);
     return send(error_json(req, http::status::too_many_requests, "RATE_LIMITED", refusal_));
   }
@@ -197,7 +222,7 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
       bool allowed = origin == "http://" + std::string(host) || origin == "https://" + std::string(host);
       for (const auto& o : state_->config().allowed_origins) allowed = allowed || origin == o;
       if (!allowed) {
-        spdlog::warn("peer {} refused: Origin '{}' is not allowed", peer_, std::string(origin));
+        spdlog::warn("peer {} refused: Origin '{}' is not allowed", described_, std::string(origin));
         return send(error_json(req, http::status::forbidden, "ORIGIN_NOT_ALLOWED",
                                "this Origin may not open a WebSocket here; see --allowed-origin"));
       }
@@ -205,16 +230,16 @@ void HttpSession::on_read(beast::error_code ec, std::size_t) {
     tcp().expires_never();
     std::shared_ptr<WebSocketSession> session;
     if (auto* plain = std::get_if<PlainHttpStream>(&stream_)) {
-      session = std::make_shared<WebSocketSession>(WsStream(plain->release_socket()), state_, std::move(slot_), peer_,
-                                                   *game);
+      session = std::make_shared<WebSocketSession>(WsStream(plain->release_socket()), state_, std::move(slot_), described_,
+                                                   client_, *game);
     } else {
       session = std::make_shared<WebSocketSession>(WsStream(std::move(std::get<TlsHttpStream>(stream_)), tls_context_),
-                                                   state_, std::move(slot_), peer_, *game);
+                                                   state_, std::move(slot_), described_, client_, *game);
     }
     if (!refusal_.empty()) {
       // A browser cannot read an HTTP refusal of a WebSocket handshake: the
       // connection is accepted and closed at once with the reason.
-      spdlog::warn("peer {} refused: {}", peer_, refusal_);
+      spdlog::warn("peer {} refused: {}", described_, refusal_);
       return session->refuse(refusal_, std::move(req));
     }
     session->run(std::move(req));

@@ -24,10 +24,15 @@ using TlsHttpStream = beast::ssl_stream<beast::tcp_stream>;
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  // `refusal`: empty to serve; otherwise the connection is over a per-address
-  // limit and is answered 429 (HTTP) or closed with 1013 (WebSocket) saying so.
-  HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, IpSlot slot,
-              std::string refusal);
+  // A client connected directly: `client` is its limit key; `refusal` empty
+  // to serve, otherwise the connection is over a per-address limit and is
+  // answered 429 (HTTP) or closed with 1013 (WebSocket) saying so.
+  HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, std::string client,
+              IpSlot slot, std::string refusal);
+  // A trusted proxy (--trust-proxy): each request is admitted for the client
+  // its X-Forwarded-For names.
+  enum class Admission { kPerRequest };
+  HttpSession(boost::asio::ip::tcp::socket&& socket, std::shared_ptr<SharedState> state, Admission);
 
   void run();
 
@@ -40,6 +45,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void on_write(bool keep_alive, beast::error_code ec, std::size_t);
   void send(http::message_generator&& msg);
   void do_close();
+  void admit_forwarded(const http::request<http::string_body>& req);
   beast::tcp_stream& tcp();
 
   // The stream is a variant, not a template parameter: whether a connection
@@ -51,10 +57,13 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::variant<PlainHttpStream, TlsHttpStream> stream_;
   beast::flat_buffer buffer_;
   std::shared_ptr<SharedState> state_;
+  std::string client_;  // the limit key
   IpSlot slot_;
   std::string refusal_;
+  bool per_request_ = false;
   bool plain_on_tls_port_ = false;
-  std::string peer_;
+  std::string peer_;        // "address:port" of the TCP peer
+  std::string described_;   // how the log names the connection: peer_, or the client via peer_
   std::optional<http::request_parser<http::string_body>> parser_;
 };
 

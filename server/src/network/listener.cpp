@@ -46,19 +46,15 @@ void Listener::on_accept(boost::beast::error_code ec, tcp::socket socket) {
   } else {
     boost::beast::error_code ep_ec;
     const auto remote = socket.remote_endpoint(ep_ec);
-    const std::string ip = ep_ec ? std::string("unknown") : remote.address().to_string();
-    const auto& cfg = state_->config();
-    std::string refusal;
-    if (!state_->guard().admit_connection(ip)) {
-      state_->metrics().limited_connections++;
-      refusal = "too many new connections from your address (at most " +
-                std::to_string(cfg.connections_per_ip_per_second) + " a second); wait a moment and retry";
-    } else if (!state_->acquire_ip(ip)) {
-      refusal = "too many connections from your address (at most " + std::to_string(cfg.max_connections_per_ip) +
-                "); close some and retry";
+    if (!ep_ec && state_->proxies().trusts(remote.address())) {
+      // A trusted proxy: the limits count the client its requests name.
+      std::make_shared<HttpSession>(std::move(socket), state_, HttpSession::Admission::kPerRequest)->run();
+    } else {
+      const std::string key = ep_ec ? std::string("unknown") : limit_key(remote.address());
+      IpSlot slot;
+      auto refusal = admit(state_, key, slot);
+      std::make_shared<HttpSession>(std::move(socket), state_, key, std::move(slot), std::move(refusal))->run();
     }
-    IpSlot slot = refusal.empty() ? IpSlot(state_, ip) : IpSlot();
-    std::make_shared<HttpSession>(std::move(socket), state_, std::move(slot), std::move(refusal))->run();
   }
   if (acceptor_.is_open()) do_accept();
 }

@@ -1,5 +1,6 @@
 #include "server/src/network/shared_state.hpp"
 
+#include <string>
 #include <vector>
 
 #include "server/src/network/websocket_session.hpp"
@@ -19,6 +20,21 @@ void SharedState::release_ip(const std::string& ip) {
   auto it = per_ip_.find(ip);
   if (it == per_ip_.end()) return;
   if (--it->second == 0) per_ip_.erase(it);
+}
+
+std::string admit(const std::shared_ptr<SharedState>& state, const std::string& key, IpSlot& slot) {
+  const auto& cfg = state->config();
+  if (!state->guard().admit_connection(key)) {
+    state->metrics().limited_connections++;
+    return "too many new connections from your address (at most " +
+           std::to_string(cfg.connections_per_ip_per_second) + " a second); wait a moment and retry";
+  }
+  if (!state->acquire_ip(key)) {
+    return "too many connections from your address (at most " + std::to_string(cfg.max_connections_per_ip) +
+           "); close some and retry";
+  }
+  slot = IpSlot(state, key);
+  return {};
 }
 
 void SharedState::join(WebSocketSession* session) {

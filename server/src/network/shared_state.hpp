@@ -12,6 +12,7 @@
 #include "server/src/game/lobby.hpp"
 #include "server/src/metrics.hpp"
 #include "server/src/network/abuse_guard.hpp"
+#include "server/src/network/client_address.hpp"
 #include "server/src/network/tls.hpp"
 
 namespace galloper::server {
@@ -34,6 +35,9 @@ class SharedState {
   TlsContext* tls() { return tls_.get(); }
   void set_tls(std::shared_ptr<TlsContext> tls) { tls_ = std::move(tls); }
   AbuseGuard& guard() { return guard_; }
+  // The proxies whose X-Forwarded-For names the client (--trust-proxy).
+  const ProxyTrust& proxies() const { return proxies_; }
+  void set_proxies(ProxyTrust proxies) { proxies_ = std::move(proxies); }
 
   // Counts a connection from `ip`; false (and nothing counted) over the limit.
   bool acquire_ip(const std::string& ip);
@@ -51,6 +55,7 @@ class SharedState {
   ManualClock* manual_clock_;
   std::shared_ptr<TlsContext> tls_;
   AbuseGuard guard_;
+  ProxyTrust proxies_;
 
   std::mutex mu_;
   std::unordered_map<std::string, std::size_t> per_ip_;
@@ -85,5 +90,9 @@ class IpSlot {
   std::shared_ptr<SharedState> state_;
   std::string ip_;
 };
+
+// A new connection from the client keyed `key` (limit_key): empty and a
+// held slot when it is served; otherwise why not, for the 429 or the 1013.
+std::string admit(const std::shared_ptr<SharedState>& state, const std::string& key, IpSlot& slot);
 
 }  // namespace galloper::server

@@ -17,11 +17,6 @@ namespace {
 // A client that keeps sending while refused is closed after this many refusals in a row.
 constexpr unsigned kRefusalsBeforeClose = 100;
 
-std::string address_of(const std::string& peer) {
-  const auto colon = peer.rfind(':');
-  return colon == std::string::npos ? peer : peer.substr(0, colon);
-}
-
 // The strand the listener gave the socket (each connection has its own).
 net::strand<net::io_context::executor_type> strand_of(const net::any_io_executor& executor) {
   if (const auto* strand = executor.target<net::strand<net::io_context::executor_type>>()) return *strand;
@@ -32,13 +27,13 @@ net::strand<net::io_context::executor_type> strand_of(const net::any_io_executor
 }  // namespace
 
 WebSocketSession::WebSocketSession(WsStream stream, std::shared_ptr<SharedState> state, IpSlot slot, std::string peer,
-                                   std::string game)
+                                   std::string client, std::string game)
     : strand_(strand_of(stream.socket_executor())),
       ws_(std::move(stream)),
       state_(std::move(state)),
       slot_(std::move(slot)),
       peer_(std::move(peer)),
-      ip_(address_of(peer_)),
+      ip_(std::move(client)),
       bound_game_(std::move(game)) {}
 
 WebSocketSession::~WebSocketSession() {

@@ -30,8 +30,10 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
  public:
   // `game`: the game the connection was opened for ("/ws/games/{id}"), or
   // empty ("/ws"); a connection for one game may not act in another.
+  // `peer`: how the log names the connection; `client`: the key the limits
+  // per address count it under (limit_key).
   WebSocketSession(WsStream stream, std::shared_ptr<SharedState> state, IpSlot slot, std::string peer,
-                   std::string game = {});
+                   std::string client, std::string game = {});
   ~WebSocketSession() override;
 
   void run(http::request<http::string_body> request);
@@ -86,7 +88,7 @@ class WebSocketSession : public Peer, public std::enable_shared_from_this<WebSoc
   std::shared_ptr<SharedState> state_;
   IpSlot slot_;
   const std::string peer_;
-  const std::string ip_;  // peer_ without the port: the address limits count by
+  const std::string ip_;  // the client's limit key
   const std::string bound_game_;
   std::string refusal_;  // closes with this as soon as the handshake is done
 

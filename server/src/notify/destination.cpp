@@ -1,8 +1,6 @@
 #include "server/src/notify/destination.hpp"
 
 #include <array>
-#include <charconv>
-#include <cstdint>
 #include <vector>
 
 namespace galloper::server {
@@ -10,27 +8,6 @@ namespace galloper::server {
 namespace ip = boost::asio::ip;
 
 namespace {
-
-using Bytes = ip::address_v6::bytes_type;
-
-// Every address as IPv6 bytes: an IPv4 address as its v4-mapped form
-// (::ffff:a.b.c.d), so one comparison serves both and a v4-mapped IPv6
-// address is judged as the IPv4 address it is.
-Bytes bytes_of(const ip::address& a) {
-  if (a.is_v4()) return ip::make_address_v6(ip::v4_mapped, a.to_v4()).to_bytes();
-  return a.to_v6().to_bytes();
-}
-
-using Range = DestinationPolicy::Range;
-
-bool in_range(const Bytes& address, const Range& r) {
-  for (unsigned bit = 0; bit < r.prefix; bit += 8) {
-    const unsigned left = r.prefix - bit;
-    const std::uint8_t mask = left >= 8 ? 0xff : static_cast<std::uint8_t>(0xff << (8 - left));
-    if ((address[bit / 8] & mask) != (r.network[bit / 8] & mask)) return false;
-  }
-  return true;
-}
 
 struct Blocked {
   const char* network;
@@ -67,40 +44,17 @@ constexpr std::array kBlocked = {
     Blocked{"ff00::", 8, "a multicast address"},
 };
 
-// A network and prefix as IPv6 bytes and an IPv6 prefix.
-std::optional<Range> parse_range(std::string_view text, std::string* why) {
-  const auto slash = text.find('/');
-  const std::string address(text.substr(0, slash));
-  boost::system::error_code ec;
-  const auto a = ip::make_address(address, ec);
-  if (ec) {
-    if (why) *why = "\"" + std::string(text) + "\" is not an address or CIDR range (e.g. 10.0.0.0/8, fd00::/8)";
-    return std::nullopt;
-  }
-  const unsigned width = a.is_v4() ? 32 : 128;
-  unsigned prefix = width;
-  if (slash != std::string_view::npos) {
-    const auto digits = text.substr(slash + 1);
-    const auto [end, err] = std::from_chars(digits.data(), digits.data() + digits.size(), prefix);
-    if (err != std::errc{} || end != digits.data() + digits.size() || digits.empty() || prefix > width) {
-      if (why) *why = "\"" + std::string(text) + "\": the prefix length must be 0 to " + std::to_string(width);
-      return std::nullopt;
-    }
-  }
-  return DestinationPolicy::Range{bytes_of(a), a.is_v4() ? prefix + 96 : prefix};
-}
-
 // kBlocked as ranges, parsed once.
 struct BlockedRange {
-  Range range;
+  AddressRange range;
   const char* kind;
 };
 const std::vector<BlockedRange>& blocked_ranges() {
   static const std::vector<BlockedRange> ranges = [] {
     std::vector<BlockedRange> out;
     for (const auto& b : kBlocked) {
-      const auto range = parse_range(std::string(b.network) + "/" + std::to_string(b.prefix), nullptr);
-      out.push_back({*range, b.kind});  // the table above is well formed (destination_test)
+      const auto range = AddressRange::parse(std::string(b.network) + "/" + std::to_string(b.prefix));
+      out.push_back({std::get<AddressRange>(range), b.kind});  // the table above is well formed (destination_test)
     }
     return out;
   }();
@@ -110,23 +64,20 @@ const std::vector<BlockedRange>& blocked_ranges() {
 }  // namespace
 
 std::variant<DestinationPolicy, std::string> DestinationPolicy::allowing(const std::vector<std::string>& cidrs) {
+  auto ranges = parse_ranges(cidrs);
+  if (auto* why = std::get_if<std::string>(&ranges)) return std::move(*why);
   DestinationPolicy policy;
-  for (const auto& c : cidrs) {
-    std::string why;
-    const auto range = parse_range(c, &why);
-    if (!range) return why;
-    policy.allowed_.push_back(*range);
-  }
+  policy.allowed_ = std::get<std::vector<AddressRange>>(std::move(ranges));
   return policy;
 }
 
 std::optional<std::string> DestinationPolicy::refuses(const ip::address& address) const {
-  const Bytes b = bytes_of(address);
+  const AddressBytes b = address_bytes(address);
   for (const auto& r : allowed_) {
-    if (in_range(b, r)) return std::nullopt;
+    if (r.contains(b)) return std::nullopt;
   }
   for (const auto& blocked : blocked_ranges()) {
-    if (in_range(b, blocked.range)) return blocked.kind;
+    if (blocked.range.contains(b)) return blocked.kind;
   }
   return std::nullopt;
 }

@@ -8,13 +8,14 @@
 // The connection is then made to the addresses that were checked, never
 // resolved again (no DNS rebinding).
 #include <boost/asio/ip/address.hpp>
-#include <boost/asio/ip/address_v6.hpp>
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
 #include <vector>
+
+#include "server/src/network/address_range.hpp"
 
 namespace galloper::server {
 
@@ -32,14 +33,8 @@ class DestinationPolicy {
   // IPv6 without brackets) or "localhost"; a name is checked when resolved.
   std::optional<std::string> refuses_host(std::string_view host) const;
 
-  // A range as IPv6 bytes (IPv4 as v4-mapped) and its IPv6 prefix length.
-  struct Range {
-    boost::asio::ip::address_v6::bytes_type network{};
-    unsigned prefix = 0;
-  };
-
  private:
-  std::vector<Range> allowed_;
+  std::vector<AddressRange> allowed_;
 };
 
 }  // namespace galloper::server
