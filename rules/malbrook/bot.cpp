@@ -35,6 +35,19 @@ const UnitView* unit_in(const View& view, const Decision& d, UnitKind kind) {
   return nullptr;
 }
 
+// A leader's ride to a random point within `max` of `from`. Every draw is
+// named, in a fixed order: two draws as the arguments of one call would be
+// made in whatever order the compiler chose, and the bot's games would
+// differ between compilers. (The order is the one the recorded games were
+// played with: the bearing, then the distance.)
+OrderStep ride(Vec2 from, double max, BotRng& rng) {
+  const double bearing = rng.uniform(0, 360);
+  const double reach = rng.uniform(0.5, max * 0.9);
+  OrderStep mv = step_of("move_to");
+  mv.to = from + rotate_cw(Vec2{0, reach}, bearing);
+  return mv;
+}
+
 }  // namespace
 
 std::vector<Answer> propose(const View& view, const Decision& d, BotRng& rng) {
@@ -62,9 +75,7 @@ std::vector<Answer> propose(const View& view, const Decision& d, BotRng& rng) {
         out.push_back(with_steps({st}));
       }
       const double max = limit_of(d, "move", 6);
-      OrderStep mv = step_of("move_to");
-      mv.to = l->position + rotate_cw(Vec2{0, rng.uniform(0.5, max * 0.9)}, rng.uniform(0, 360));
-      out.push_back(with_steps({mv}));
+      out.push_back(with_steps({ride(l->position, max, rng)}));
     }
     return out;
   }
@@ -82,9 +93,11 @@ std::vector<Answer> propose(const View& view, const Decision& d, BotRng& rng) {
       return out;
     }
     if (rng.chance(4)) {
-      const double a = rng.uniform(5, 30);
-      out.push_back(with_steps({step_of("wheel", 0, rng.chance(2) ? a : -a, rng.chance(2) ? "left" : "right"),
-                                step_of("forward", allowance * rng.uniform(0.3, 0.8))}));
+      const double a = rng.uniform(5, 30);  // named draws, in a fixed order (see ride)
+      const char* pivot = rng.chance(2) ? "left" : "right";
+      const double angle = rng.chance(2) ? a : -a;
+      const double forward = allowance * rng.uniform(0.3, 0.8);
+      out.push_back(with_steps({step_of("wheel", 0, angle, pivot), step_of("forward", forward)}));
     }
     out.push_back(with_steps({step_of("forward", allowance, rng.uniform(-10, 10))}));
     out.push_back(with_steps({step_of("forward", allowance)}));
@@ -94,9 +107,7 @@ std::vector<Answer> propose(const View& view, const Decision& d, BotRng& rng) {
   if (d.kind == "leader_move") {
     const UnitView* l = unit_in(view, d, UnitKind::kLeader);
     if (l == nullptr || rng.chance(2)) return out;
-    OrderStep mv = step_of("move_to");
-    mv.to = l->position + rotate_cw(Vec2{0, rng.uniform(0.5, limit_of(d, "max_distance", 6) * 0.9)}, rng.uniform(0, 360));
-    out.push_back(with_steps({mv}));
+    out.push_back(with_steps({ride(l->position, limit_of(d, "max_distance", 6), rng)}));
     return out;
   }
   return Bot::any_option(d, rng);
