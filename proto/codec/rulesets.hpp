@@ -5,7 +5,8 @@
 // from here and nowhere else.
 //
 // Adding a ruleset: its folder rules/<name>/ (the pure rules, a Game, a
-// RulesetInfo; its scenario forces' .proto beside scenario.proto), its
+// RulesetInfo), its order of battle in proto/galloper/v1/scenario_<name>.proto
+// and a member of Scenario's `forces` named after it, its
 // codec in rules/<name>/codec/ (built into this library, not the pure one),
 // and one line in rulesets.cpp.
 #include <memory>
@@ -26,6 +27,9 @@ class Ruleset {
  public:
   virtual ~Ruleset() = default;
   virtual const rules::RulesetInfo& info() const = 0;
+  // The Scenario field its forces are written in: the member of `forces`
+  // named after it, or for Malbrook, `armies` (where they always were).
+  virtual std::string_view forces_field() const { return info().name; }
   // Every problem of meaning in a parsed scenario of this ruleset, each
   // anchored to its field; empty when the scenario may be played.
   virtual std::vector<rules::SpecProblem> check(const v1::scenario::Scenario& scenario) const = 0;

@@ -100,6 +100,27 @@ std::pair<int, int> locate(const TextFormat::ParseInfoTree& root, const rules::F
   return best;
 }
 
+// Forces written in another ruleset's field: each one a problem where it is
+// written (the scenario's own ruleset checks its own forces).
+void other_forces(const pb::Scenario& scenario, const Ruleset& ruleset, std::vector<rules::SpecProblem>& found) {
+  const auto* reflection = pb::Scenario::GetReflection();
+  std::vector<const FieldDescriptor*> fields = {pb::Scenario::descriptor()->FindFieldByName("armies")};
+  const auto* forces = pb::Scenario::descriptor()->FindOneofByName("forces");
+  for (int i = 0; i < forces->field_count(); ++i) fields.push_back(forces->field(i));
+  for (const FieldDescriptor* field : fields) {
+    const bool given = field->is_repeated() ? reflection->FieldSize(scenario, field) > 0
+                                            : reflection->HasField(scenario, field);
+    if (!given || field->name() == ruleset.forces_field()) continue;
+    std::string owner = "ruleset \"" + field->name() + "\", which this build does not play";
+    for (const Ruleset* r : rulesets()) {
+      if (r->forces_field() == field->name()) owner = r->info().title + " (\"" + r->info().name + "\")";
+    }
+    found.push_back({{{field->name(), field->is_repeated() ? 0 : -1}},
+                     field->name() + " gives the forces of " + owner + "; a \"" + ruleset.info().name +
+                         "\" scenario gives its forces in " + std::string(ruleset.forces_field())});
+  }
+}
+
 struct Parsed {
   pb::Scenario scenario;
   std::vector<ScenarioProblem> problems;
@@ -123,6 +144,7 @@ Parsed parse_and_check(std::string_view text) {
   out.ruleset = find_ruleset(out.scenario.ruleset());
   if (out.ruleset != nullptr) {
     found = out.ruleset->check(out.scenario);
+    other_forces(out.scenario, *out.ruleset, found);
   } else if (out.scenario.ruleset().empty()) {
     found.push_back({{{"ruleset", -1}}, "ruleset is missing (e.g. ruleset: \"malbrook\"); this build knows " +
                                             ruleset_names()});

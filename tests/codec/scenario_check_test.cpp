@@ -487,6 +487,17 @@ TEST(ScenarioCheck, WrongRuleset) {
   expect_one(text, 3, "ruleset \"chess\" is not supported; this build knows \"malbrook\"");
 }
 
+TEST(ScenarioCheck, ForcesOfAnotherRulesetAreRefusedWhereTheyAreWritten) {
+  // A Malbrook scenario with Close Fire & European Order's forces too.
+  const std::string text = kMini + "cfeo {\n  sides { id: \"swedes\" }\n}\n";
+  const auto problems = check_scenario(text);
+  ASSERT_EQ(problems.size(), 1u) << dump(problems);
+  EXPECT_EQ(problems[0].line, line_of(text, "cfeo {")) << dump(problems);
+  EXPECT_NE(problems[0].message.find("cfeo gives the forces of"), std::string::npos) << dump(problems);
+  EXPECT_NE(problems[0].message.find("a \"malbrook\" scenario gives its forces in armies"), std::string::npos)
+      << dump(problems);
+}
+
 TEST(BundledScenarios, AllPassTheirChecks) {
   ASSERT_GE(bundled_scenarios().size(), 2u);
   for (const auto& s : bundled_scenarios()) {

@@ -264,6 +264,7 @@ mb::ScenarioSpec to_spec(const pb::Scenario& sc) {
 class MalbrookRuleset final : public Ruleset {
  public:
   const rules::RulesetInfo& info() const override { return info_; }
+  std::string_view forces_field() const override { return "armies"; }
   std::vector<rules::SpecProblem> check(const pb::Scenario& scenario) const override {
     return mb::check_scenario(to_spec(scenario));
   }
