@@ -91,6 +91,17 @@ void unit(const rules::UnitView& u, v1::UnitView* out) {
   out->set_last_seen_turn(u.last_seen_turn);
   if (!u.rank.empty()) out->set_rank(u.rank);
   if (!u.attached_to.empty()) out->set_attached_to(u.attached_to);
+  for (const auto& c : u.counters) {
+    v1::UnitCounter* pc = out->add_counters();
+    pc->set_name(c.name);
+    pc->set_value(c.value);
+    pc->set_max(c.max);
+  }
+  for (const auto& a : u.attributes) {
+    v1::UnitAttribute* pa = out->add_attributes();
+    pa->set_name(a.name);
+    pa->set_value(a.value);
+  }
 }
 
 void header(const rules::View& view, v1::GameView* out) {

@@ -39,16 +39,20 @@ using StateHash = std::uint64_t;
 
 enum class SeatRole : std::uint8_t {
   kUmpire,     // sees and may do everything
-  kArmy,       // the Marshal's own leaders and army troops of one side
-  kWing,       // one Lieutenant General's wing
+  kPlayer,     // commands part (or all) of one side: its scope
   kSpectator,  // sees what the game's spectator setting allows; never acts
 };
 
+// A seat at the table. A player's scope is the part of its side it
+// commands, in the ruleset's terms: empty for the side's commander-in-chief
+// (Malbrook's army seat: the Marshal, his own leaders and the army's
+// troops), otherwise the id of the part (a Malbrook wing). On the wire an
+// empty scope is SEAT_ROLE_ARMY and any other SEAT_ROLE_WING.
 struct Seat {
-  std::string id;           // "umpire", "<army>/army", "<army>/<wing>"
+  std::string id;           // "umpire", "<side>/army", "<side>/<wing>"
   SeatRole role = SeatRole::kSpectator;
-  std::string side;         // army id; empty for umpire and spectators
-  std::string wing;         // wing id for kWing
+  std::string side;         // side (army) id; empty for umpire and spectators
+  std::string scope;        // players: empty for the whole side's commander, else the part's id
   std::string description;  // "Allied left wing (Lt Gen Cutts)"
 
   friend bool operator==(const Seat&, const Seat&) = default;
@@ -86,6 +90,23 @@ struct RectView {
 enum class UnitKind : std::uint8_t { kBrigade, kGun, kLeader, kMessenger, kMarker };
 enum class Knowledge : std::uint8_t { kOwn, kFriendly, kSeen, kLastSeen, kUmpire };
 
+// A number a ruleset keeps on a unit that the common fields do not name
+// (Black Powder's casualties and stamina), shown as "value of max".
+struct UnitCounter {
+  std::string name;   // "casualties"
+  std::int32_t value = 0;
+  std::int32_t max = 0;  // 0: no maximum
+  friend bool operator==(const UnitCounter&, const UnitCounter&) = default;
+};
+
+// A lasting quality a ruleset states about a unit that the common fields do
+// not name ("pikes": "2 bases"). Passing states are `status` words.
+struct UnitAttribute {
+  std::string name;
+  std::string value;
+  friend bool operator==(const UnitAttribute&, const UnitAttribute&) = default;
+};
+
 struct UnitView {
   std::string id;
   UnitKind kind = UnitKind::kBrigade;
@@ -106,6 +127,8 @@ struct UnitView {
   std::uint32_t last_seen_turn = 0;
   std::string rank;         // leaders
   std::string attached_to;  // leaders
+  std::vector<UnitCounter> counters;      // the ruleset's own numbers, as the seat knows them
+  std::vector<UnitAttribute> attributes;  // the ruleset's own qualities, as the seat knows them
 
   friend bool operator==(const UnitView&, const UnitView&) = default;
   // Field by field: std::swap's three whole moves cost three times as much
@@ -132,6 +155,8 @@ struct UnitView {
     swap(a.last_seen_turn, b.last_seen_turn);
     swap(a.rank, b.rank);
     swap(a.attached_to, b.attached_to);
+    swap(a.counters, b.counters);
+    swap(a.attributes, b.attributes);
   }
 };
 

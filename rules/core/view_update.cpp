@@ -11,7 +11,7 @@ namespace galloper::rules {
 // built. A field added to UnitView is also one more for every describer to
 // give (kUnitViewFields; UnitMatch::same() could not see it otherwise).
 // These sizes are the reminder (64-bit libstdc++).
-static_assert(sizeof(void*) != 8 || sizeof(UnitView) == 424,
+static_assert(sizeof(void*) != 8 || sizeof(UnitView) == 472,
               "UnitView changed: clear the new field in clear_keeping_buffers(UnitView&)");
 static_assert(sizeof(void*) != 8 || sizeof(TerrainView) == 120,
               "TerrainView changed: clear the new field in clear_keeping_buffers(TerrainView&)");
@@ -57,6 +57,8 @@ void clear_keeping_buffers(UnitView& u) {
   u.last_seen_turn = 0;
   u.rank.clear();
   u.attached_to.clear();
+  u.counters.clear();
+  u.attributes.clear();
 }
 
 void clear_keeping_buffers(TerrainView& t) {

@@ -42,12 +42,13 @@ void clear_keeping_buffers(TerrainView& t);
 
 // A unit's view described once by the ruleset and run either way: a
 // describer is a template over its output `u` and calls u.text / u.value /
-// u.bases once for every field of UnitView but the status list, defaults
-// included and whatever the branch, and u.status for each entry of that
-// list in order. UnitFill writes the fields into a cleared UnitView;
-// UnitMatch compares them with a unit already held, without building
-// anything, so that same() is exactly "the unit built would equal it".
-inline constexpr int kUnitViewFields = 18;  // every field but `status`
+// u.bases once for every field of UnitView but its lists (status, counters,
+// attributes), defaults included and whatever the branch, and u.status,
+// u.counter and u.attribute for each entry of those lists in order.
+// UnitFill writes the fields into a cleared UnitView; UnitMatch compares them
+// with a unit already held, without building anything, so that same() is
+// exactly "the unit built would equal it".
+inline constexpr int kUnitViewFields = 18;  // every field but the lists
 
 class UnitFill {
  public:
@@ -63,6 +64,12 @@ class UnitFill {
   }
   void bases(std::span<const OrientedRect> rects);
   void status(std::string_view entry) { u_.status.emplace_back(entry); }
+  void counter(std::string_view name, std::int32_t value, std::int32_t max) {
+    u_.counters.push_back({std::string(name), value, max});
+  }
+  void attribute(std::string_view name, std::string_view value) {
+    u_.attributes.push_back({std::string(name), std::string(value)});
+  }
   int given() const { return given_; }
 
  private:
@@ -87,15 +94,30 @@ class UnitMatch {
     same_ = same_ && status_at_ < held_.status.size() && held_.status[status_at_] == entry;
     ++status_at_;
   }
+  void counter(std::string_view name, std::int32_t value, std::int32_t max) {
+    same_ = same_ && counter_at_ < held_.counters.size() && held_.counters[counter_at_].name == name &&
+            held_.counters[counter_at_].value == value && held_.counters[counter_at_].max == max;
+    ++counter_at_;
+  }
+  void attribute(std::string_view name, std::string_view value) {
+    same_ = same_ && attribute_at_ < held_.attributes.size() && held_.attributes[attribute_at_].name == name &&
+            held_.attributes[attribute_at_].value == value;
+    ++attribute_at_;
+  }
   int given() const { return given_; }
-  // Every field matched and the held status list has no more entries.
-  bool same() const { return same_ && status_at_ == held_.status.size(); }
+  // Every field matched and the held lists have no more entries.
+  bool same() const {
+    return same_ && status_at_ == held_.status.size() && counter_at_ == held_.counters.size() &&
+           attribute_at_ == held_.attributes.size();
+  }
 
  private:
   const UnitView& held_;
   bool same_ = true;
   int given_ = 0;
   std::size_t status_at_ = 0;
+  std::size_t counter_at_ = 0;
+  std::size_t attribute_at_ = 0;
 };
 
 // Rebuilds `held`'s terrain and units in order. For each, fill next_*() (a

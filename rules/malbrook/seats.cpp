@@ -52,11 +52,11 @@ std::vector<Seat> seats_of(const GameState& state) {
       if (!marshals.empty()) marshals += " and ";
       marshals += l != nullptr ? l->name : id;
     }
-    seats.push_back({army_seat(a.id), SeatRole::kArmy, a.id, "",
+    seats.push_back({army_seat(a.id), SeatRole::kPlayer, a.id, "",
                      a.name + (marshals.empty() ? "" : " (" + marshals + ")")});
     for (const auto& w : a.wings) {
       const Leader* lg = state.find_leader(w.lieutenant_general);
-      seats.push_back({wing_seat(a.id, w.id), SeatRole::kWing, a.id, w.id,
+      seats.push_back({wing_seat(a.id, w.id), SeatRole::kPlayer, a.id, w.id,
                        a.name + ": " + w.name + (lg != nullptr ? " (Lt Gen " + lg->name + ")" : "")});
     }
   }

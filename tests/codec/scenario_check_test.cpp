@@ -559,10 +559,11 @@ TEST(LoadScenario, Seats) {
   for (const auto& s : seats) ids.push_back(s.id);
   EXPECT_EQ(ids, (std::vector<std::string>{"umpire", "blue/army", "blue/w1", "red/army", "red/w1r"}));
   EXPECT_EQ(seats[0].role, rules::SeatRole::kUmpire);
-  EXPECT_EQ(seats[1].role, rules::SeatRole::kArmy);
-  EXPECT_EQ(seats[2].role, rules::SeatRole::kWing);
+  EXPECT_EQ(seats[1].role, rules::SeatRole::kPlayer);
+  EXPECT_EQ(seats[1].scope, "") << "the army seat commands the whole side";
+  EXPECT_EQ(seats[2].role, rules::SeatRole::kPlayer);
   EXPECT_EQ(seats[2].side, "blue");
-  EXPECT_EQ(seats[2].wing, "w1");
+  EXPECT_EQ(seats[2].scope, "w1");
 }
 
 TEST(LoadScenario, DemoSeats) {

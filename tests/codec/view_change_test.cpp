@@ -63,6 +63,26 @@ rules::View table(std::vector<rules::UnitView> units) {
   return v;
 }
 
+TEST(ViewChange, ARulesetsOwnCountersAndAttributesTravelAndChange) {
+  rules::View last = table({unit("a", 1), unit("b", 2)});
+  last.units[0].counters = {{"casualties", 2, 6}, {"stamina", 3, 0}};
+  last.units[0].attributes = {{"pikes", "2 bases"}};
+  const auto sent = whole(last);
+  ASSERT_EQ(sent.units(0).counters_size(), 2);
+  EXPECT_EQ(sent.units(0).counters(0).name(), "casualties");
+  EXPECT_EQ(sent.units(0).counters(0).value(), 2);
+  EXPECT_EQ(sent.units(0).counters(0).max(), 6);
+  EXPECT_EQ(sent.units(0).counters(1).max(), 0);
+  ASSERT_EQ(sent.units(0).attributes_size(), 1);
+  EXPECT_EQ(sent.units(0).attributes(0).value(), "2 bases");
+  // A counter that changes is a changed unit, told like any other change.
+  rules::View next = last;
+  next.units[0].counters[0].value = 3;
+  v1::ViewChange change;
+  EXPECT_TRUE(MessageDifferencer::Equals(applied(last, next, &change), whole(next)));
+  EXPECT_EQ(change.unit_index_size(), 1);
+}
+
 TEST(ViewChange, EachWayAViewChangesAppliesToTheNewView) {
   const rules::View last = table({unit("a", 1), unit("b", 2), unit("c", 3), unit("d", 4)});
 

@@ -19,7 +19,7 @@ v1::GameSettings bots_everywhere(const std::string& scenario, v1::Vision vision,
   settings.set_spectator_delay_turns(1);
   auto loaded = codec::load_scenario(codec::find_bundled_scenario(scenario)->text, rules::Seed{});
   for (const auto& seat : std::get<codec::NewGame>(loaded).game->seats()) {
-    if (seat.role == rules::SeatRole::kArmy || seat.role == rules::SeatRole::kWing) settings.add_bot_seats(seat.id);
+    if (seat.role == rules::SeatRole::kPlayer) settings.add_bot_seats(seat.id);
   }
   return settings;
 }

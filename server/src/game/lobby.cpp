@@ -145,11 +145,10 @@ void Lobby::send_problems(const std::shared_ptr<Peer>& peer, std::uint64_t corre
 
 namespace {
 
-v1::SeatRole seat_role(rules::SeatRole role) {
-  switch (role) {
+v1::SeatRole seat_role(const rules::Seat& seat) {
+  switch (seat.role) {
     case rules::SeatRole::kUmpire: return v1::SEAT_ROLE_UMPIRE;
-    case rules::SeatRole::kArmy: return v1::SEAT_ROLE_ARMY;
-    case rules::SeatRole::kWing: return v1::SEAT_ROLE_WING;
+    case rules::SeatRole::kPlayer: return seat.scope.empty() ? v1::SEAT_ROLE_ARMY : v1::SEAT_ROLE_WING;
     case rules::SeatRole::kSpectator: break;
   }
   return v1::SEAT_ROLE_UNSPECIFIED;
@@ -167,7 +166,7 @@ v1::ScenarioInfo scenario_info(const codec::NewGame& game, std::string_view name
     if (seat.role == rules::SeatRole::kSpectator) continue;
     auto* s = info.add_seats();
     s->set_id(seat.id);
-    s->set_role(seat_role(seat.role));
+    s->set_role(seat_role(seat));
     s->set_side(seat.side);
     s->set_description(seat.description);
   }
@@ -306,7 +305,7 @@ void Lobby::create_game(const v1::CreateGame& request, const std::shared_ptr<Pee
     const auto& id = settings.bot_seats(i);
     bool player_seat = false;
     for (const auto& seat : new_game.game->seats()) {
-      player_seat = player_seat || (seat.id == id && (seat.role == rules::SeatRole::kArmy || seat.role == rules::SeatRole::kWing));
+      player_seat = player_seat || (seat.id == id && seat.role == rules::SeatRole::kPlayer);
     }
     if (!player_seat) {
       send_error(peer, correlation_id, v1::ERROR_CODE_INVALID_ARGUMENT,

@@ -135,11 +135,11 @@ const rules::Game& RoomState::spectator_state() const {
 
 std::string RoomState::spectator_eyes() const {
   if (settings.spectator_side().empty()) return std::string(kUmpireSeat);
-  // The side's widest seat (its army's, where the ruleset has one), else its first.
+  // The side's widest seat (its commander-in-chief's, where the ruleset has one), else its first.
   std::string first;
   for (const auto& seat : game->seats()) {
     if (seat.side != settings.spectator_side()) continue;
-    if (seat.role == rules::SeatRole::kArmy) return seat.id;
+    if (seat.role == rules::SeatRole::kPlayer && seat.scope.empty()) return seat.id;
     if (first.empty()) first = seat.id;
   }
   return first.empty() ? std::string(kUmpireSeat) : first;

@@ -4,6 +4,21 @@ import { KNOWLEDGE_LABEL, UNIT_KIND_LABEL, sideColour } from "../map/style";
 import { h } from "./dom";
 
 export function renderUnitPanel(u: UnitView, view: GameView): HTMLElement {
+  return h(
+    "section",
+    { class: "unit-panel", "data-unit-id": u.id, "aria-live": "polite" },
+    h(
+      "h2",
+      {},
+      h("span", { class: "side-chip", style: `background:${sideColour(u.side, view.sides)}` }),
+      u.name || u.id,
+    ),
+    h("dl", {}, ...unitRows(u, view).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+  );
+}
+
+/** The panel's rows, label and value, leaving out what the unit's view does not say. */
+export function unitRows(u: UnitView, view: GameView): [string, string][] {
   const side = view.sides.find((x) => x.id === u.side);
   const rows: [string, string | undefined][] = [
     ["Kind", UNIT_KIND_LABEL[u.kind]],
@@ -21,26 +36,17 @@ export function renderUnitPanel(u: UnitView, view: GameView): HTMLElement {
     ["Command", u.command],
     ["Wing", u.wing],
     ["Attached to", u.attachedTo ? nameOf(u.attachedTo, view) : undefined],
+    // The ruleset's own numbers and qualities, in the words it sent.
+    ...u.counters.map((c): [string, string] => [capitalised(c.name), c.max ? `${c.value} of ${c.max}` : String(c.value)]),
+    ...u.attributes.map((a): [string, string] => [capitalised(a.name), a.value]),
     ["Last seen", u.knowledge === Knowledge.LAST_SEEN && u.lastSeenTurn ? `turn ${u.lastSeenTurn}` : undefined],
     ["Id", u.id],
   ];
-  return h(
-    "section",
-    { class: "unit-panel", "data-unit-id": u.id, "aria-live": "polite" },
-    h(
-      "h2",
-      {},
-      h("span", { class: "side-chip", style: `background:${sideColour(u.side, view.sides)}` }),
-      u.name || u.id,
-    ),
-    h(
-      "dl",
-      {},
-      ...rows
-        .filter(([, v]) => v !== undefined && v !== "")
-        .flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v ?? "")]),
-    ),
-  );
+  return rows.filter((r): r is [string, string] => r[1] !== undefined && r[1] !== "");
+}
+
+function capitalised(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function nameOf(id: string, view: GameView): string {
