@@ -17,6 +17,12 @@ std::optional<rules::OddsQuestion> from_proto(const galloper::v1::OddsRequest& r
       q.unit = request.shot().gun();
       q.target = request.shot().target();
       return q;
+    case galloper::v1::OddsRequest::kAnswer:
+      q.kind = rules::OddsQuestion::Kind::kAnswer;
+      q.answer.decision_id = request.answer().answer().decision_id();
+      q.answer.option = request.answer().answer().option();
+      q.dice = request.answer().dice();
+      return q;
     case galloper::v1::OddsRequest::PROPOSAL_NOT_SET:
       break;
   }

@@ -27,6 +27,7 @@ void to_proto(const rules::Decision& d, galloper::v1::Decision* out) {
     auto* p = out->add_options();
     p->set_id(o.id);
     p->set_label(o.label);
+    if (o.odds) p->set_odds(true);
   }
   out->set_default_option(d.default_option);
   for (const auto& [name, value] : d.limits) {

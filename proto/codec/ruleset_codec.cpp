@@ -47,6 +47,12 @@ void to_proto(const rules::RulesetInfo& info, galloper::v1::RulesetInfo* out) {
     for (const auto& f : e.fields) kind->add_fields(f);
     kind->set_key_label(e.key_label);
   }
+  for (const auto& d : info.odds_dice) {
+    auto* dice = out->add_odds_dice();
+    dice->set_decision_kind(d.decision_kind);
+    terms(d.choices, dice->mutable_choices());
+    dice->set_default_choice(d.default_choice);
+  }
 }
 
 }  // namespace galloper::codec

@@ -26,6 +26,7 @@ struct Option {
   std::string id;     // what the answer sends back: "first", "halt", "2"; plain, never marked up
   std::string label;  // for people: a template (rules/core/tell.hpp), told to the seat by tell_decision
   std::string piece = {};  // the piece the option names (a charge's or a shot's target), if it names one
+  bool odds = false;       // its odds may be asked (Game::odds, OddsQuestion::Kind::kAnswer)
 
   friend bool operator==(const Option&, const Option&) = default;
 };

@@ -57,6 +57,16 @@ struct OrderKind {
   friend bool operator==(const OrderKind&, const OrderKind&) = default;
 };
 
+// A decision kind whose answers leave a count of dice to a later decision:
+// the counts the odds of an answer may assume (OddsQuestion::dice).
+struct OddsDice {
+  std::string decision_kind;
+  std::vector<Term> choices;  // key "2", label "2 AvD"
+  std::string default_choice;
+
+  friend bool operator==(const OddsDice&, const OddsDice&) = default;
+};
+
 struct RulesetInfo {
   std::string name;         // the scenario's `ruleset` and the registry's key: "malbrook"
   std::string title;        // "Malbrook s'en va-t-en guerre"
@@ -74,6 +84,7 @@ struct RulesetInfo {
   std::vector<Term> statuses;     // UnitView::status values
   std::vector<Term> troop_types;  // UnitView::troop_type values
   std::vector<EditKindInfo> edit_kinds;
+  std::vector<OddsDice> odds_dice;
 
   friend bool operator==(const RulesetInfo&, const RulesetInfo&) = default;
 };

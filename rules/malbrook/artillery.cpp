@@ -1006,7 +1006,7 @@ std::vector<Decision> artillery_pending(const GameState& s) {
                              "Fire at " + ref(t.id) + " (" + inches(t.distance) + ", " +
                                  std::string(to_string(t.band)) + " range, modifier " + (m.total() >= 0 ? "+" : "") +
                                  std::to_string(m.total()) + ")",
-                             t.id});
+                             t.id, /*odds=*/true});
       }
       d.default_option = "hold";
       out.push_back(std::move(d));

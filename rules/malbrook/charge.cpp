@@ -751,8 +751,10 @@ std::vector<Decision> charge_declare_decisions(const GameState& s) {
         d.options.push_back({"none", "No charge"});
       }
       for (const auto& t : targets) {
-        d.options.push_back({"charge:" + t, "Charge " + ref(t), t});
-        if (may_charge_a_outrance(b)) d.options.push_back({"outrance:" + t, "Charge " + ref(t) + " à l'outrance", t});
+        d.options.push_back({"charge:" + t, "Charge " + ref(t), t, /*odds=*/true});
+        if (may_charge_a_outrance(b)) {
+          d.options.push_back({"outrance:" + t, "Charge " + ref(t) + " à l'outrance", t, /*odds=*/true});
+        }
         d.limits.push_back({"gap:" + t, distance(env_of(b).polygon(), unit_polygon(s, t))});
       }
       if (may_evade && !must) d.options.push_back({"evade", "Evade the foot within 1\""});

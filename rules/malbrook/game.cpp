@@ -174,6 +174,11 @@ Result<std::unique_ptr<Game>> MalbrookGame::edit(const StateEdit& e) const {
 
 Result<OddsAnswer> MalbrookGame::odds(std::string_view seat, const OddsQuestion& question,
                                       const ViewSettings& settings) const {
+  if (question.kind == OddsQuestion::Kind::kAnswer) {
+    auto put = question_of_answer(pending(), seat, question);
+    if (!put) return put.error();
+    return odds_for(state_, seat, put.value(), settings);
+  }
   return odds_for(state_, seat, question, settings);
 }
 

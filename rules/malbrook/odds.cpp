@@ -452,6 +452,34 @@ std::string modifiers_text(const std::vector<CombatModifier>& ms) {
 
 }  // namespace
 
+Result<OddsQuestion> question_of_answer(const std::vector<Decision>& pending, std::string_view seat,
+                                        const OddsQuestion& q) {
+  const Answer& a = q.answer;
+  const Decision* d = nullptr;
+  for (const auto& p : pending) {
+    if (p.id == a.decision_id && (seat == kUmpireSeat || p.seat == seat)) d = &p;
+  }
+  if (d == nullptr) return reject("not_pending", "No decision \"" + a.decision_id + "\" waits for your answer.");
+  const Option* option = nullptr;
+  for (const auto& o : d->options) {
+    if (o.id == a.option && o.odds) option = &o;
+  }
+  if (option == nullptr || d->subjects.empty()) {
+    return reject("no_odds", "Answering with \"" + a.option + "\" has no odds to give.");
+  }
+  OddsQuestion put;
+  put.unit = d->subjects.front();
+  put.target = option->piece;
+  if (d->kind == "artillery_fire") {
+    put.kind = OddsQuestion::Kind::kShot;
+  } else {
+    put.kind = OddsQuestion::Kind::kCharge;  // charge_declaration: "charge:<t>" or "outrance:<t>"
+    put.a_outrance = option->id.starts_with("outrance:");
+    put.dice = q.dice == 0 ? 2 : q.dice;
+  }
+  return put;
+}
+
 Result<OddsAnswer> odds_for(const GameState& state, std::string_view seat, const OddsQuestion& q,
                             const ViewSettings& settings) {
   if (q.unit.empty()) {

@@ -162,6 +162,16 @@ struct SeatShotOdds {
 Result<SeatShotOdds> shot_odds(const GameState& state, std::string_view seat, std::string_view gun,
                                std::string_view target, const ViewSettings& settings = {});
 
+// A candidate answer (OddsQuestion::Kind::kAnswer) put as the charge or shot
+// it is. The decision must be pending for `seat` (for the umpire, for any
+// seat) and the option one marked with odds: a fire decision's target, a
+// charge declaration's charge (with `q.dice` dice, 2 when 0). An unknown
+// decision and another seat's are refused in the same words, as are an
+// option the decision does not offer and one it offers without odds.
+// `pending` is pending(state).
+Result<OddsQuestion> question_of_answer(const std::vector<Decision>& pending, std::string_view seat,
+                                        const OddsQuestion& q);
+
 // Game::odds for Malbrook: the question answered by charge_odds or shot_odds
 // and written out for people. The umpire's seat asks as the unit's own seat.
 Result<OddsAnswer> odds_for(const GameState& state, std::string_view seat, const OddsQuestion& question,

@@ -113,6 +113,9 @@ RulesetInfo build() {
       {"attach", "Attach or detach a leader", {"key"}, "Brigade to attach to (empty detaches)"},
       {"advantage_of_ground", "Rule on advantage of ground", {"flag"}, ""},
   };
+  // A charge's dice are chosen after it is declared ("charge_dice"); its odds
+  // assume a count (the charge table: 1 or 2 AvD, + a D6).
+  r.odds_dice = {{"charge_declaration", {term("1", "1 AvD"), term("2", "2 AvD"), term("3", "2 AvD + D6")}, "2"}};
   return r;
 }
 

@@ -60,6 +60,10 @@ TEST(Rulesets, TheirWordsDescribeWhatTheirGamesDo) {
       EXPECT_TRUE(has_key(words.decision_kinds, o.decision_kind)) << o.decision_kind;
       for (const auto& a : o.actions) EXPECT_TRUE(has_key(words.step_actions, a)) << o.decision_kind << ": " << a;
     }
+    for (const auto& d : words.odds_dice) {
+      EXPECT_TRUE(has_key(words.decision_kinds, d.decision_kind)) << d.decision_kind;
+      EXPECT_TRUE(has_key(d.choices, d.default_choice)) << d.decision_kind << ": default " << d.default_choice;
+    }
     for (int step = 0; step < 40 && !game->finished(); ++step) {
       EXPECT_TRUE(has_key(words.phases, game->phase())) << bundled.name << ": phase " << game->phase();
       std::vector<rules::Answer> answers;

@@ -431,6 +431,16 @@ TEST_P(HiddenFrames, NoFrameToASeatCarriesAUnitItDoesNotSee) {
           const auto prefix = colon == std::string::npos ? std::string() : option.id().substr(0, colon + 1);
           same_refusal(answer(d.id(), prefix + hidden_unit, ""), answer(d.id(), prefix + "zz_made_up", ""),
                        hidden_unit, "an option naming a hidden unit");
+          // The odds of that answer: refused alike too.
+          const auto weigh = [&](const std::string& option) {
+            v1::Envelope e;
+            e.mutable_odds_request()->set_game_id(game);
+            e.mutable_odds_request()->mutable_answer()->mutable_answer()->set_decision_id(d.id());
+            e.mutable_odds_request()->mutable_answer()->mutable_answer()->set_option(option);
+            return prober_conn->client->call(e);
+          };
+          same_refusal(weigh(prefix + hidden_unit), weigh(prefix + "zz_made_up"), hidden_unit,
+                       "the odds of an option naming a hidden unit");
           break;
         }
       }

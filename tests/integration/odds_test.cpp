@@ -90,6 +90,16 @@ class OddsTest : public StoredGameTest {
     p->set_dice(dice);
     return c.call(e);
   }
+  // The odds of answering `decision` with `option` (OddsRequest.answer).
+  v1::Envelope ask_answer(Client& c, const std::string& decision, const std::string& option, std::uint32_t dice = 0) {
+    v1::Envelope e;
+    e.mutable_odds_request()->set_game_id(game_.id);
+    auto* p = e.mutable_odds_request()->mutable_answer();
+    p->mutable_answer()->set_decision_id(decision);
+    p->mutable_answer()->set_option(option);
+    p->set_dice(dice);
+    return c.call(e);
+  }
   static void expect_whole(const v1::OddsReply& r) {
     ASSERT_GT(r.outcomes_size(), 0);
     double total = 0;
@@ -136,8 +146,23 @@ TEST_F(OddsTest, AShotWhenAFireDecisionArisesAndTypedErrorsChangeNothing) {
   EXPECT_NE(reply.odds_reply().summary().find(gun), std::string::npos);
   EXPECT_FALSE(reply.odds_reply().notes().empty());
 
+  // The same question put as a candidate answer to the fire decision: the
+  // same reply. The option carries the mark that says so.
+  bool marked = false;
+  for (const auto& o : fire->decision.options()) marked = marked || (o.id() == target && o.odds());
+  EXPECT_TRUE(marked) << fire->decision.DebugString();
+  auto answered = ask_answer(*seat, fire->decision.id(), target);
+  ASSERT_TRUE(answered.has_odds_reply()) << answered.DebugString();
+  EXPECT_EQ(answered.odds_reply().SerializeAsString(), reply.odds_reply().SerializeAsString());
+  // Holding fire has no odds; neither has an option the decision does not
+  // offer, whether it names a real piece or nothing: the same words.
+  expect_error(ask_answer(*seat, fire->decision.id(), "hold"), v1::ERROR_CODE_INVALID_ARGUMENT, "no_odds");
+
   // The umpire asks as the gun's seat, and gets the same answer.
   auto umpire = joined("umpire");
+  auto umpire_answered = ask_answer(*umpire, fire->decision.id(), target);
+  ASSERT_TRUE(umpire_answered.has_odds_reply()) << umpire_answered.DebugString();
+  EXPECT_EQ(umpire_answered.odds_reply().SerializeAsString(), reply.odds_reply().SerializeAsString());
   auto as_seat = ask_shot(*umpire, gun, target);
   ASSERT_TRUE(as_seat.has_odds_reply()) << as_seat.DebugString();
   EXPECT_EQ(as_seat.odds_reply().SerializeAsString(), reply.odds_reply().SerializeAsString());
@@ -160,6 +185,15 @@ TEST_F(OddsTest, AShotWhenAFireDecisionArisesAndTypedErrorsChangeNothing) {
   auto missing = ask_shot(*seat, gun, "no_such_brigade");
   expect_error(missing, v1::ERROR_CODE_INVALID_ARGUMENT, "unseen");
   EXPECT_EQ(hidden.error().message().substr(unseen.size()), missing.error().message().substr(15));
+  auto hidden_option = ask_answer(*seat, fire->decision.id(), unseen);
+  auto made_up_option = ask_answer(*seat, fire->decision.id(), "no_such_brigade");
+  expect_error(hidden_option, v1::ERROR_CODE_INVALID_ARGUMENT, "no_odds");
+  expect_error(made_up_option, v1::ERROR_CODE_INVALID_ARGUMENT, "no_odds");
+  EXPECT_EQ(hidden_option.error().message().substr(hidden_option.error().message().find(unseen) + unseen.size()),
+            made_up_option.error().message().substr(made_up_option.error().message().find("no_such_brigade") + 15));
+  // A decision that is not pending (another seat's is refused in the same
+  // words: QuestionOfAnswer.AnotherSeatsDecisionIsRefusedAsOneThatDoesNotExist).
+  expect_error(ask_answer(*seat, "fire/zz_made_up", target), v1::ERROR_CODE_INVALID_ARGUMENT, "not_pending");
 
   // Not the seat's gun: an enemy gun, asked about by this seat.
   std::string enemy_gun;
@@ -231,6 +265,17 @@ TEST_F(OddsTest, AChargeWhenADeclarationArises) {
     EXPECT_EQ(reply.odds_reply().outcomes(0).label(), "no contact");
     EXPECT_EQ(reply.odds_reply().outcomes_size(), 8);
   }
+  // The same charges put as candidate answers to the declaration: the same
+  // replies, the dice assumed as asked (2 when not said).
+  for (const std::uint32_t dice : {1u, 2u, 3u}) {
+    auto answered = ask_answer(*seat, charge->decision.id(), "charge:" + target, dice);
+    ASSERT_TRUE(answered.has_odds_reply()) << answered.DebugString();
+    EXPECT_EQ(answered.odds_reply().SerializeAsString(),
+              ask_charge(*seat, charger, target, dice).odds_reply().SerializeAsString());
+  }
+  EXPECT_EQ(ask_answer(*seat, charge->decision.id(), "charge:" + target).odds_reply().SerializeAsString(),
+            ask_charge(*seat, charger, target, 2).odds_reply().SerializeAsString());
+  expect_error(ask_answer(*seat, charge->decision.id(), "none"), v1::ERROR_CODE_INVALID_ARGUMENT, "no_odds");
   expect_error(ask_charge(*seat, charger, target, 4), v1::ERROR_CODE_INVALID_ARGUMENT, "dice");
   expect_error(ask_charge(*seat, target, charger, 2), v1::ERROR_CODE_PERMISSION_DENIED, "not_yours");
   // Declared charges may be blocked: Ross's dragoons have Ingoldsby's brigade

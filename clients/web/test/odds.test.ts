@@ -4,23 +4,36 @@ import { OddsReplySchema } from "@gen/galloper/v1/protocol_pb";
 import { describe, expect, it } from "vitest";
 import { formatPercent, hasOdds, oddsLines, oddsProposal, proposalKey } from "../src/play/odds";
 
-const fire = create(DecisionSchema, { id: "fire/allied_battery", kind: "artillery_fire", options: [{ id: "hold" }, { id: "artois" }] });
-const charge = create(DecisionSchema, { id: "charge/lumleys_horse", kind: "charge_declaration", options: [{ id: "none" }, { id: "charge:artois" }, { id: "outrance:artois" }] });
+// The server marks the options whose odds may be asked; the client knows no
+// ruleset's decision kinds or option formats.
+const fire = create(DecisionSchema, {
+  id: "fire/allied_battery",
+  kind: "artillery_fire",
+  options: [{ id: "hold" }, { id: "artois", odds: true }],
+});
+const charge = create(DecisionSchema, {
+  id: "charge/lumleys_horse",
+  kind: "charge_declaration",
+  options: [{ id: "none" }, { id: "charge:artois", odds: true }, { id: "outrance:artois", odds: true }],
+});
 
 describe("odds proposals", () => {
-  it("a fire decision's target is a shot; hold is nothing", () => {
+  it("a marked option is a candidate answer to its decision; others are nothing", () => {
     expect(hasOdds(fire)).toBe(true);
-    expect(oddsProposal(fire, "artois", 2)).toEqual({ case: "shot", value: { gun: "allied_battery", target: "artois" } });
-    expect(oddsProposal(fire, "hold", 2)).toBeNull();
-    expect(oddsProposal(fire, undefined, 2)).toBeNull();
+    expect(oddsProposal(fire, "artois", 0)).toEqual({
+      case: "answer",
+      value: { answer: { decisionId: "fire/allied_battery", option: "artois" }, dice: 0 },
+    });
+    expect(oddsProposal(fire, "hold", 0)).toBeNull();
+    expect(oddsProposal(fire, "not_offered", 0)).toBeNull();
+    expect(oddsProposal(fire, undefined, 0)).toBeNull();
   });
 
-  it("a charge declaration's option is a charge with the dice chosen", () => {
-    expect(oddsProposal(charge, "charge:artois", 3)).toEqual({
-      case: "charge",
-      value: { charger: "lumleys_horse", target: "artois", dice: 3, aOutrance: false },
+  it("carries the dice to assume where the ruleset asks for a count", () => {
+    expect(oddsProposal(charge, "outrance:artois", 3)).toEqual({
+      case: "answer",
+      value: { answer: { decisionId: "charge/lumleys_horse", option: "outrance:artois" }, dice: 3 },
     });
-    expect(oddsProposal(charge, "outrance:artois", 1)).toMatchObject({ value: { aOutrance: true, dice: 1 } });
     expect(oddsProposal(charge, "none", 2)).toBeNull();
   });
 
@@ -30,8 +43,8 @@ describe("odds proposals", () => {
     expect(proposalKey(null)).toBe("");
   });
 
-  it("other decisions have no odds", () => {
-    const move = create(DecisionSchema, { id: "move/artois", kind: "move" });
+  it("decisions with no marked option have no odds", () => {
+    const move = create(DecisionSchema, { id: "move/artois", kind: "move", options: [{ id: "none" }] });
     expect(hasOdds(move)).toBe(false);
     expect(oddsProposal(move, "none", 2)).toBeNull();
   });

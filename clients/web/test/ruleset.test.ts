@@ -18,6 +18,7 @@ const info = create(RulesetInfoSchema, {
   decisionKinds: [{ key: "manoeuvre", label: "Manoeuvre" }],
   formations: [{ key: "assault column", label: "Assault column" }],
   editKinds: [{ kind: "set_dps", label: "Set DPs", fields: ["value", "colour"], keyLabel: "" }],
+  oddsDice: [{ decisionKind: "assault", choices: [{ key: "1", label: "One die" }, { key: "2", label: "Two dice" }], defaultChoice: "2" }],
 });
 
 describe("a ruleset's words", () => {
@@ -28,6 +29,9 @@ describe("a ruleset's words", () => {
     expect(w.unit(3)).toBe("yards");
     expect(w.allActions()).toEqual(["march", "volley"]);
     expect(w.actionsFor("manoeuvre")).toEqual(["march"]);
+    expect(w.oddsDice("assault")?.choices.map((c) => c.key)).toEqual(["1", "2"]);
+    expect(w.oddsDice("assault")?.defaultChoice).toBe("2");
+    expect(w.oddsDice("manoeuvre")).toBeUndefined();
     expect(w.actionsFor("charge")).toBeUndefined();
     expect(w.actionLabel("volley")).toBe("Volley");
     expect(w.actionLabel("unknown")).toBe("unknown");

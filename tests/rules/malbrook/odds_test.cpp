@@ -168,3 +168,85 @@ TEST(LeaderRiskOdds, MatchEnumeration) {
 
 }  // namespace
 }  // namespace galloper::rules::malbrook
+
+namespace galloper::rules::malbrook {
+namespace {
+
+// Two seats' pending decisions, as pending() gives them.
+std::vector<Decision> two_seats_pending() {
+  Decision fire;
+  fire.id = "fire/bat";
+  fire.seat = "allies/left";
+  fire.kind = "artillery_fire";
+  fire.subjects = {"bat"};
+  fire.options = {{"hold", "Hold fire"}, {"artois", "Fire at artois", "artois", true}};
+  Decision charge;
+  charge.id = "charge/horse";
+  charge.seat = "french/droite";
+  charge.kind = "charge_declaration";
+  charge.subjects = {"horse"};
+  charge.options = {{"none", "No charge"},
+                    {"charge:b1", "Charge b1", "b1", true},
+                    {"outrance:b1", "Charge b1 à l'outrance", "b1", true}};
+  return {fire, charge};
+}
+
+OddsQuestion answering(std::string decision, std::string option, std::uint32_t dice = 0) {
+  OddsQuestion q;
+  q.kind = OddsQuestion::Kind::kAnswer;
+  q.answer.decision_id = std::move(decision);
+  q.answer.option = std::move(option);
+  q.dice = dice;
+  return q;
+}
+
+TEST(QuestionOfAnswer, AFireTargetIsAShotAndAChargeIsAChargeWithTheDiceAssumed) {
+  const auto pending = two_seats_pending();
+  auto shot = question_of_answer(pending, "allies/left", answering("fire/bat", "artois"));
+  ASSERT_TRUE(shot);
+  EXPECT_EQ(shot.value().kind, OddsQuestion::Kind::kShot);
+  EXPECT_EQ(shot.value().unit, "bat");
+  EXPECT_EQ(shot.value().target, "artois");
+  auto charge = question_of_answer(pending, "french/droite", answering("charge/horse", "outrance:b1", 3));
+  ASSERT_TRUE(charge);
+  EXPECT_EQ(charge.value().kind, OddsQuestion::Kind::kCharge);
+  EXPECT_EQ(charge.value().unit, "horse");
+  EXPECT_EQ(charge.value().target, "b1");
+  EXPECT_TRUE(charge.value().a_outrance);
+  EXPECT_EQ(charge.value().dice, 3u);
+  auto two = question_of_answer(pending, "french/droite", answering("charge/horse", "charge:b1"));
+  ASSERT_TRUE(two);
+  EXPECT_EQ(two.value().dice, 2u) << "no count given: two dice";
+  EXPECT_FALSE(two.value().a_outrance);
+  // The umpire may weigh any seat's answer.
+  EXPECT_TRUE(question_of_answer(pending, "umpire", answering("charge/horse", "charge:b1")));
+}
+
+TEST(QuestionOfAnswer, AnotherSeatsDecisionIsRefusedAsOneThatDoesNotExist) {
+  const auto pending = two_seats_pending();
+  auto theirs = question_of_answer(pending, "allies/left", answering("charge/horse", "charge:b1"));
+  auto made_up = question_of_answer(pending, "allies/left", answering("charge/horsf", "charge:b1"));
+  ASSERT_FALSE(theirs);
+  ASSERT_FALSE(made_up);
+  EXPECT_EQ(theirs.error().code, "not_pending");
+  EXPECT_EQ(made_up.error().code, "not_pending");
+  const auto without = [](std::string reason, const std::string& id) {
+    const auto at = reason.find(id);
+    EXPECT_NE(at, std::string::npos) << reason;
+    if (at != std::string::npos) reason.replace(at, id.size(), "<id>");
+    return reason;
+  };
+  EXPECT_EQ(without(theirs.error().reason, "charge/horse"), without(made_up.error().reason, "charge/horsf"));
+}
+
+TEST(QuestionOfAnswer, OptionsWithoutOddsOrNotOfferedAreRefusedAlike) {
+  const auto pending = two_seats_pending();
+  for (const char* option : {"hold", "not_offered", ""}) {
+    auto r = question_of_answer(pending, "allies/left", answering("fire/bat", option));
+    ASSERT_FALSE(r) << option;
+    EXPECT_EQ(r.error().code, "no_odds") << option;
+  }
+}
+
+}  // namespace
+}  // namespace galloper::rules::malbrook

@@ -3,7 +3,7 @@
 // what each action's step reads, the formations an order may ask for, the
 // umpire's edit kinds and the table's unit. Nothing here knows a ruleset by
 // name; a ruleset the server has not described gets the plain keys.
-import type { RulesetInfo } from "@gen/galloper/v1/protocol_pb";
+import type { OddsDice, RulesetInfo } from "@gen/galloper/v1/protocol_pb";
 
 // The fields of an order step an action reads (RulesetInfo.step_actions).
 export type StepField = "distance" | "angleDeg" | "pivot" | "side" | "formation" | "to" | "target";
@@ -65,6 +65,12 @@ export class Vocabulary {
     const known = this.info?.stepActions.find((a) => a.key === action);
     if (!known) return Object.values(STEP_FIELDS);
     return known.fields.map((f) => STEP_FIELDS[f]).filter((f): f is StepField => f !== undefined);
+  }
+
+  // The counts of dice the odds of answering a kind of decision may assume
+  // (a charge's move dice), or undefined when it takes none.
+  oddsDice(decisionKind: string): OddsDice | undefined {
+    return this.info?.oddsDice.find((o) => o.decisionKind === decisionKind);
   }
 
   decisionLabel(kind: string): string {

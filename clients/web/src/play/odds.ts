@@ -4,33 +4,24 @@
 import type { Decision } from "@gen/galloper/v1/game_pb";
 import type { OddsReply } from "@gen/galloper/v1/protocol_pb";
 
-export type OddsProposal =
-  | { case: "charge"; value: { charger: string; target: string; dice: number; aOutrance: boolean } }
-  | { case: "shot"; value: { gun: string; target: string } };
+// A candidate answer to one of the seat's decisions, and (where the answer
+// leaves a count of dice to a later decision, as a charge's move does) the
+// count to assume. The server works out what the answer would bring.
+export type OddsProposal = {
+  case: "answer";
+  value: { answer: { decisionId: string; option: string }; dice: number };
+};
 
-// The decision kinds whose options are proposals the server can give odds for.
-export const ODDS_KINDS = ["artillery_fire", "charge_declaration"] as const;
-
+// Whether any option of the decision can be weighed: the server marks them.
 export function hasOdds(d: Decision): boolean {
-  return (ODDS_KINDS as readonly string[]).includes(d.kind);
+  return d.options.some((o) => o.odds);
 }
 
-// "fire/<gun>" + "<target>" is a shot; "charge/<brigade>" + "charge:<target>"
-// or "outrance:<target>" is a charge with `dice` dice. Anything else (hold,
-// none, another kind) proposes nothing.
+// The proposal of answering `d` with option `optionId` (`dice` assumed where
+// the ruleset asks for a count), or null when that option has no odds.
 export function oddsProposal(d: Decision, optionId: string | undefined, dice: number): OddsProposal | null {
-  if (!optionId) return null;
-  const unit = d.id.slice(d.id.indexOf("/") + 1);
-  if (d.kind === "artillery_fire" && d.id.startsWith("fire/")) {
-    if (optionId === "hold") return null;
-    return { case: "shot", value: { gun: unit, target: optionId } };
-  }
-  if (d.kind === "charge_declaration" && d.id.startsWith("charge/")) {
-    const m = /^(charge|outrance):(.+)$/.exec(optionId);
-    if (!m) return null;
-    return { case: "charge", value: { charger: unit, target: m[2]!, dice, aOutrance: m[1] === "outrance" } };
-  }
-  return null;
+  if (!optionId || !d.options.some((o) => o.id === optionId && o.odds)) return null;
+  return { case: "answer", value: { answer: { decisionId: d.id, option: optionId }, dice } };
 }
 
 // A stable key: a new request only when the proposal changes.

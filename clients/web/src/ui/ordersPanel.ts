@@ -315,14 +315,15 @@ class OddsBox {
     const d = decision;
     this.targetSelect = h("select", { "aria-label": "Odds for", "data-testid": "odds-target" }, h("option", { value: "" }, "—"));
     for (const o of d.options) {
-      if (oddsProposal(d, o.id, 2)) this.targetSelect.append(h("option", { value: o.id }, o.label || o.id));
+      if (o.odds) this.targetSelect.append(h("option", { value: o.id }, o.label || o.id));
     }
     this.targetSelect.addEventListener("change", () => this.refresh());
-    const charge = d.kind === "charge_declaration";
-    this.diceSelect = charge ? h("select", { "aria-label": "Charge dice", "data-testid": "odds-dice" }) : null;
-    if (this.diceSelect) {
-      for (const [v, label] of [["1", "1 AvD"], ["2", "2 AvD"], ["3", "2 AvD + D6"]] as const) {
-        this.diceSelect.append(h("option", { value: v, ...(v === "2" ? { selected: true } : {}) }, label));
+    // A count of dice to assume, where the ruleset leaves one to a later decision.
+    const dice = cb.vocabulary().oddsDice(d.kind);
+    this.diceSelect = dice ? h("select", { "aria-label": "Dice", "data-testid": "odds-dice" }) : null;
+    if (this.diceSelect && dice) {
+      for (const c of dice.choices) {
+        this.diceSelect.append(h("option", { value: c.key, ...(c.key === dice.defaultChoice ? { selected: true } : {}) }, c.label));
       }
       this.diceSelect.addEventListener("change", () => this.refresh());
     }
@@ -334,7 +335,7 @@ class OddsBox {
       h(
         "div",
         { class: "odds-controls" },
-        h("label", { class: "field" }, h("span", {}, charge ? "charge" : "target"), this.targetSelect),
+        h("label", { class: "field" }, h("span", {}, "for"), this.targetSelect),
         this.diceSelect ? h("label", { class: "field" }, h("span", {}, "dice"), this.diceSelect) : null,
       ),
       this.body,
@@ -354,7 +355,7 @@ class OddsBox {
   }
 
   private refresh(): void {
-    const proposal = oddsProposal(this.decision, this.targetSelect.value, Number(this.diceSelect?.value ?? 2));
+    const proposal = oddsProposal(this.decision, this.targetSelect.value, Number(this.diceSelect?.value ?? 0));
     const key = proposalKey(proposal);
     if (key === this.key) return;
     this.key = key;
