@@ -209,7 +209,14 @@ async function answerAndLock(s) {
       console.log(`note: the server refused ${s.seat}'s "${pick}" for ${d.id}: ${reason}`);
     }
   }
-  await page.locator('[data-testid="lock-answers"]').click();
+  const lockButton = page.locator('[data-testid="lock-answers"]');
+  await lockButton.click();
+  if ((await lockButton.innerText()) === "Lock anyway") {
+    // An order of this seat was refused: the panel says the older answer
+    // stands before locking; the second press locks.
+    assert.match(await page.locator('[data-testid="lock-status"]').innerText(), /refused/, `${s.seat}: the lock warns of the refused order`);
+    await lockButton.click();
+  }
   await page
     .waitForFunction(
       (st) => {

@@ -75,6 +75,14 @@ async function sideStep(page, seat, decisionId, distance) {
   assert.equal(state, "answered", `${seat}: the side step of ${distance}" passes the check alone (${await card.locator(".refusal").innerText()})`);
 }
 
+// A side step the server refuses (far beyond what a side step may cover).
+async function refusedSideStep(page, seat, decisionId) {
+  const card = page.locator(`.decision[data-decision-id="${decisionId}"]`);
+  await card.locator('input[data-field="distance"]').first().fill("50");
+  await card.locator('[data-testid="send-order"]').click();
+  await waitCard(page, decisionId, ["refused"]);
+}
+
 // Locks with the button; done once the page shows it locked, or the step
 // resolved (the last seat to lock).
 async function lock(page, seat) {
@@ -159,9 +167,30 @@ test("answers that collide reopen the step on every page; the seats answer, lock
   }
   await screenshot(lastPage, "step-reopened");
 
+  // ---- A refused order: the lock warns that the older answer stands ----
+  // West sends an order the server refuses, then presses lock: the panel says
+  // so instead of locking; a good order clears the warning.
+  const [west, east] = WINGS;
+  const westPage = pages.get(west);
+  const westButton = westPage.locator('[data-testid="lock-answers"]');
+  await refusedSideStep(westPage, west, `move/${brigadeOf(west)}`);
+  await westButton.click();
+  assert.equal(await westButton.innerText(), "Lock anyway", "a refused order: the first press does not lock");
+  assert.equal(await westPage.evaluate(() => window.galloper.play.locked), false);
+  assert.match(await westPage.locator('[data-testid="lock-status"]').innerText(), /refused your last order .* keeps the answer it held before/);
+  await screenshot(westPage, "lock-warns-of-refused-order");
+
   // ---- Answer again (0.3": no collision), lock again: the step resolves ----
   for (const seat of WINGS) await sideStep(pages.get(seat), seat, `move/${brigadeOf(seat)}`, 0.3);
-  for (const seat of order) await lock(pages.get(seat), seat);
+  assert.equal(await westButton.innerText(), "Lock answers", "the accepted order clears the warning");
+  // East's 0.3" stands; an order refused after it is locked over with "Lock anyway".
+  const eastPage = pages.get(east);
+  await refusedSideStep(eastPage, east, `move/${brigadeOf(east)}`);
+  const eastButton = eastPage.locator('[data-testid="lock-answers"]');
+  await eastButton.click();
+  assert.equal(await eastButton.innerText(), "Lock anyway");
+  for (const seat of order.filter((s) => s !== east)) await lock(pages.get(seat), seat);
+  await lock(eastPage, east);
   for (const [seat, page] of pages) {
     await page.waitForFunction((st) => window.galloper.play.step !== null && window.galloper.play.step > BigInt(st), moveStep, { timeout: 15_000 });
     const p = await play(page);

@@ -6,9 +6,11 @@ import {
   blockingLock,
   decisionNamedIn,
   emptyDraft,
+  withAction,
   initialPlayState,
   namedIds,
   playReducer,
+  refusedStanding,
   seatChips,
   seatPhase,
   seatStanding,
@@ -299,5 +301,33 @@ describe("playReducer: StepResolved", () => {
     expect(s.events.map((e) => e.text)).toEqual(["a", "b", "c"]);
     expect(s.events[0]!.dice[0]).toMatchObject({ kind: "d6", face: 4 });
     expect(seatPhase(s)).toBe("idle");
+  });
+});
+
+describe("a step turned to another action", () => {
+  const wheel = { ...emptyDraft("wheel"), angleDeg: 30, pivot: "left", distance: 0 };
+  it("does not carry a wheel's angle into a forward move's deviation", () => {
+    expect(withAction(wheel, "forward", ["distance", "angleDeg"])).toEqual(emptyDraft("forward"));
+  });
+  it("keeps what means the same to both actions when the new one reads it", () => {
+    const forward = { ...emptyDraft("forward"), distance: 4.5, angleDeg: 10 };
+    expect(withAction(forward, "incline", ["distance", "angleDeg"])).toEqual({ ...emptyDraft("incline"), distance: 4.5 });
+    expect(withAction(forward, "about_face", [])).toEqual(emptyDraft("about_face"));
+    const formation = { ...emptyDraft("formation"), formation: "line" };
+    expect(withAction(formation, "reform", ["formation"])).toEqual({ ...emptyDraft("reform"), formation: "line" });
+    const ride = { ...emptyDraft("move_to"), toX: 3, toY: 4, target: "b1" };
+    expect(withAction(ride, "attach", ["target"])).toEqual({ ...emptyDraft("attach"), target: "b1" });
+  });
+});
+
+describe("orders the server refused", () => {
+  it("are the decisions whose last order was refused, until one is accepted", () => {
+    const owed = create(DecisionsOwedSchema, { step: 4n, decisions: [initiative] });
+    let s = playReducer(initialPlayState(), { type: "decisions", owed });
+    expect(refusedStanding(s)).toEqual([]);
+    s = playReducer(s, { type: "answerRefused", decisionId: initiative.id, reason: "too far" });
+    expect(refusedStanding(s).map((d) => d.id)).toEqual([initiative.id]);
+    s = playReducer(s, { type: "answerAccepted", decisionId: initiative.id, answer: create(AnswerSchema, { decisionId: initiative.id, option: "first" }) });
+    expect(refusedStanding(s)).toEqual([]);
   });
 });

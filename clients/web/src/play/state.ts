@@ -7,6 +7,7 @@
 // carries the server's own words.
 import type { Answer, Decision, Event, OrderStep } from "@gen/galloper/v1/game_pb";
 import type { DecisionsOwed, EventsSince, SeatStatus, StepResolved } from "@gen/galloper/v1/protocol_pb";
+import type { StepField } from "../game/ruleset";
 
 // An order step as the editor holds it: plain fields, `to` split into x/y so
 // a half-typed point is representable.
@@ -244,6 +245,22 @@ export function emptyDraft(action = "forward"): DraftStep {
   return { action, distance: 0, angleDeg: 0, pivot: "", formation: "", toX: 0, toY: 0, target: "" };
 }
 
+// The step turned to another action. What means the same to both (how far,
+// to where, at whom, into what formation) is kept when the new action reads
+// it; an angle or a side is cleared, as it means another thing to each (a
+// wheel's angle is not a forward move's deviation).
+export function withAction(step: DraftStep, action: string, reads: readonly StepField[]): DraftStep {
+  const out = emptyDraft(action);
+  if (reads.includes("distance")) out.distance = step.distance;
+  if (reads.includes("formation")) out.formation = step.formation;
+  if (reads.includes("target")) out.target = step.target;
+  if (reads.includes("to")) {
+    out.toX = step.toX;
+    out.toY = step.toY;
+  }
+  return out;
+}
+
 export function draftFromStep(s: OrderStep): DraftStep {
   return {
     action: s.action,
@@ -280,6 +297,12 @@ export function unanswered(state: PlayState): Decision[] {
 // decision states (default_option empty). Shown as a hint; the server decides.
 export function blockingLock(state: PlayState): Decision[] {
   return unanswered(state).filter((d) => !d.defaultOption);
+}
+
+// Decisions whose last order the server refused: locking now keeps the
+// answer it held before (or the default), not what the card shows.
+export function refusedStanding(state: PlayState): Decision[] {
+  return state.decisions.filter((d) => state.refused[d.id] !== undefined);
 }
 
 // The decision id a lock refusal names ("decision 'move/b3' (...) has no

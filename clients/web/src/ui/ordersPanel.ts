@@ -10,7 +10,9 @@ import {
   emptyDraft,
   hasOptions,
   seatPhase,
+  refusedStanding,
   unanswered,
+  withAction,
   type Answered,
   type DraftStep,
   type PlayState,
@@ -50,13 +52,16 @@ export class OrdersPanel {
   private readonly cards = new Map<string, DecisionCard>();
   private cardsKey = "";
   private state: PlayState | null = null;
+  private view: GameView | null = null;
+  // The refused orders the player was warned of; a second press locks anyway.
+  private warnedOf = "";
 
   constructor(private readonly cb: OrdersPanelCallbacks) {
     this.headline = h("p", { class: "orders-headline", "data-testid": "orders-headline", role: "status" }, "Waiting for the server…");
     this.notice = h("div", { class: "error-box", role: "alert", hidden: true, "data-testid": "orders-notice" });
     this.list = h("div", { class: "decision-list", "data-testid": "decision-list" });
     this.lockButton = h("button", { type: "button", class: "primary", "data-testid": "lock-answers" }, "Lock answers");
-    this.lockButton.addEventListener("click", () => this.cb.lock());
+    this.lockButton.addEventListener("click", () => this.pressLock());
     this.lockStatus = h("p", { class: "lock-status muted", "data-testid": "lock-status" });
     this.lockError = h("p", { class: "refusal", role: "alert", hidden: true, "data-testid": "lock-error" });
     this.lockBar = h("div", { class: "lock-bar" }, this.lockButton, this.lockStatus, this.lockError);
@@ -86,6 +91,7 @@ export class OrdersPanel {
   // decisions (nor any step to wait for).
   render(state: PlayState, view: GameView | null, watching = false): void {
     this.state = state;
+    this.view = view;
     if (watching) {
       this.root.dataset.state = "watching";
       this.root.dataset.step = "";
@@ -133,12 +139,18 @@ export class OrdersPanel {
 
     this.lockBar.hidden = phase !== "answering" && phase !== "locked";
     this.lockButton.disabled = phase !== "answering" || state.locking || Object.keys(state.sending).length > 0;
-    this.lockButton.textContent = phase === "locked" ? "Locked" : state.locking ? "Locking…" : "Lock answers";
+    const refused = refusedStanding(state);
+    if (this.warnedOf !== refusedKey(state, refused)) this.warnedOf = "";
+    const warning = phase === "answering" && this.warnedOf !== "";
+    this.lockButton.textContent = phase === "locked" ? "Locked" : state.locking ? "Locking…" : warning ? "Lock anyway" : "Lock answers";
     this.lockButton.setAttribute("aria-pressed", phase === "locked" ? "true" : "false");
     const blocking = blockingLock(state);
     const defaults = unanswered(state).filter((d) => d.defaultOption);
-    this.lockStatus.textContent =
-      phase === "locked"
+    this.lockStatus.dataset.warning = warning ? "refused" : "";
+    this.lockStatus.textContent = warning
+      ? `The server refused your last order for ${refused.map((d) => labelOfDecision(d)).join(", ")}: ` +
+        "locking keeps the answer it held before (or the default). Press “Lock anyway” to lock, or change the order."
+      : phase === "locked"
         ? state.defaulted.length
           ? `Locked. Took the default for ${state.defaulted.length} decision${state.defaulted.length === 1 ? "" : "s"}.`
           : "Locked."
@@ -152,6 +164,20 @@ export class OrdersPanel {
           : "";
     this.lockError.hidden = !state.lockError;
     this.lockError.textContent = state.lockError;
+  }
+
+  // Locking with an order the server refused keeps the answer held before:
+  // the first press says so, the second locks.
+  private pressLock(): void {
+    const refused = this.state ? refusedStanding(this.state) : [];
+    const key = refusedKey(this.state, refused);
+    if (refused.length > 0 && this.warnedOf !== key) {
+      this.warnedOf = key;
+      if (this.state) this.render(this.state, this.view);
+      return;
+    }
+    this.warnedOf = "";
+    this.cb.lock();
   }
 
   // Moves the keyboard to the panel: the first open decision, else its title.
@@ -499,7 +525,7 @@ class StepEditor {
     const listed = this.actions.includes(st.action) ? this.actions : [st.action, ...this.actions];
     for (const a of listed) action.append(h("option", { value: a, ...(a === st.action ? { selected: true } : {}) }, words.actionLabel(a)));
     action.addEventListener("change", () => {
-      set({ action: action.value }, true);
+      set(withAction(st, action.value, words.stepFields(action.value)), true);
       this.rows.querySelectorAll<HTMLSelectElement>("select[data-field=action]")[i]?.focus();
     });
 
@@ -601,6 +627,15 @@ function describeAnswer(d: Decision, a: Answered | undefined, words: Vocabulary)
   if (a.defaulted) return `Default taken: ${labelOf(d, a.option) || "none"}.`;
   if (a.steps.length) return `Sent: ${a.steps.map((s) => words.actionLabel(s.action)).join(", ")}.`;
   return `Sent: ${labelOf(d, a.option)}.`;
+}
+
+function refusedKey(state: PlayState | null, refused: readonly Decision[]): string {
+  return refused.length === 0 || !state ? "" : `${state.step}|${refused.map((d) => `${d.id}:${state.refused[d.id]}`).join(",")}`;
+}
+
+// A decision as a player reads it on its card: its prompt, else its id.
+function labelOfDecision(d: Decision): string {
+  return d.prompt ? `“${d.prompt}”` : d.id;
 }
 
 function labelOf(d: Decision, optionId: string): string {
