@@ -227,3 +227,101 @@ TEST_F(RoomActor, ARoomWithAConnectionOrSoonDueIsNotPutAway) {
 
 }  // namespace
 }  // namespace galloper::testing
+
+namespace galloper::testing {
+namespace {
+
+// The in-memory store, except that while `holding`, a write's completion
+// waits for release(): a write in flight, as on a slow disk.
+class HeldStore final : public persistence::Store {
+ public:
+  explicit HeldStore(std::unique_ptr<persistence::Store> inner) : inner_(std::move(inner)) {}
+  bool holding = false;
+  void release() {
+    holding = false;
+    auto held = std::move(held_);
+    held_.clear();
+    for (auto& done : held) done();
+  }
+  std::size_t held() const { return held_.size(); }
+
+  void create_game(persistence::GameRecord game, std::vector<persistence::SeatRecord> seats,
+                   std::function<void(persistence::Status)> done) override {
+    inner_->create_game(std::move(game), std::move(seats), std::move(done));
+  }
+  void append_step(persistence::StepRecord step, std::function<void(persistence::Status)> done) override {
+    inner_->append_step(std::move(step), [this, done = std::move(done)](persistence::Status s) {
+      if (holding) {
+        held_.push_back([done, s] { done(s); });
+      } else {
+        done(s);
+      }
+    });
+  }
+  void load_game(std::string id, std::function<void(std::optional<persistence::GameRecord>, persistence::Status)> done) override {
+    inner_->load_game(std::move(id), std::move(done));
+  }
+  void list_games(std::function<void(std::vector<persistence::GameRecord>, persistence::Status)> done) override {
+    inner_->list_games(std::move(done));
+  }
+  void load_seats(std::string game_id,
+                  std::function<void(std::vector<persistence::SeatRecord>, persistence::Status)> done) override {
+    inner_->load_seats(std::move(game_id), std::move(done));
+  }
+  void find_seat(std::string game_id, std::string token_hash,
+                 std::function<void(std::optional<persistence::SeatRecord>, persistence::Status)> done) override {
+    inner_->find_seat(std::move(game_id), std::move(token_hash), std::move(done));
+  }
+  void load_steps(std::string game_id, std::uint64_t after_seq,
+                  std::function<void(std::vector<persistence::StepRecord>, persistence::Status)> done) override {
+    inner_->load_steps(std::move(game_id), after_seq, std::move(done));
+  }
+  void set_wake(std::string game_id, std::int64_t wake_ms, std::function<void(persistence::Status)> done) override {
+    inner_->set_wake(std::move(game_id), wake_ms, std::move(done));
+  }
+  void flush() override { inner_->flush(); }
+  void close() override { inner_->close(); }
+
+ private:
+  std::unique_ptr<persistence::Store> inner_;
+  std::vector<std::function<void()>> held_;
+};
+
+// A seat is shown the game only as the store holds it: a join that comes
+// while a write is in flight is answered once the write is on disk, with
+// what was written.
+TEST(RoomDurability, AJoinWhileAWriteIsInFlightIsAnsweredOnceItIsOnDisk) {
+  RoomRig rig("demo", v1::GameSettings{});
+  auto* held = new HeldStore(std::move(rig.store));
+  rig.store.reset(held);
+  rig.room = rig.make_room();
+  rig.room->start();
+  rig.run();
+  auto umpire = rig.join("umpire");
+  ASSERT_FALSE(matching(umpire->seen(), [](const v1::Envelope& e) { return e.has_joined(); }).empty());
+
+  held->holding = true;
+  v1::SendChat chat;
+  chat.set_game_id(rig.record.id);
+  chat.set_text("the French are coming");
+  rig.room->chat(chat, umpire, 7);
+  rig.run();
+  ASSERT_EQ(held->held(), 1u) << "the chat's write is in flight";
+
+  auto late = rig.join("allies/left");
+  EXPECT_TRUE(matching(late->seen(), [](const v1::Envelope& e) { return e.has_joined(); }).empty())
+      << "nothing is shown of a state the store does not hold yet";
+
+  held->release();
+  rig.run();
+  const auto joined = matching(late->seen(), [](const v1::Envelope& e) { return e.has_joined(); });
+  ASSERT_EQ(joined.size(), 1u) << "answered once the write is on disk";
+  bool told = false;
+  for (const auto& e : late->seen()) {
+    for (const auto& m : e.events_since().chat()) told = told || m.text() == "the French are coming";
+  }
+  EXPECT_TRUE(told) << "the joined seat is told the chat that was written";
+}
+
+}  // namespace
+}  // namespace galloper::testing

@@ -134,6 +134,12 @@ std::optional<std::size_t> Room::holder(const std::shared_ptr<Peer>& peer, std::
 
 void Room::do_join(const v1::JoinGame& request, const std::shared_ptr<Peer>& peer, std::uint64_t correlation_id) {
   if (put_away_ && redirect_) return redirect_(request, peer, correlation_id);
+  if (in_flight_ > 0) {
+    // The state already holds entries not yet on disk: were the server to
+    // stop now, the game would come back without them.
+    joins_after_disk_.push_back({request, peer, correlation_id});
+    return;
+  }
   const auto seat = links_.seat_for_token(request.token());
   if (!seat) {
     spdlog::warn("{} join refused: token matches no seat of game {}", peer->describe(), record_.id);
@@ -446,6 +452,11 @@ void Room::write(v1::LogEntry entry, rules::StateHash hash, const Prepared* prep
       if (!status.ok()) return self->fail(status.error->message);
       self->perform(effects, seq);
       if (on_disk) on_disk();
+      if (self->in_flight_ == 0 && !self->joins_after_disk_.empty()) {
+        auto joins = std::move(self->joins_after_disk_);
+        self->joins_after_disk_.clear();
+        for (const auto& j : joins) self->do_join(j.request, j.peer, j.correlation_id);
+      }
       self->advance();
     });
   };
@@ -648,6 +659,11 @@ void Room::fail(const std::string& why) {
   (*e.mutable_error()->mutable_context())["game_id"] = record_.id;
   auto out = make_outgoing(std::move(e));
   for (std::size_t s = 0; s < links_.size(); ++s) links_.send(s, out);
+  for (const auto& j : joins_after_disk_) {
+    error(j.peer, j.correlation_id,
+          {v1::ERROR_CODE_STORAGE, "the game could not be saved (" + why + "); join again to continue from the last saved point", {}});
+  }
+  joins_after_disk_.clear();
   if (on_failed_) on_failed_(record_.id);
 }
 

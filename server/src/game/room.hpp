@@ -163,6 +163,15 @@ class Room : public std::enable_shared_from_this<Room> {
   Notifications notifications_;
 
   std::uint64_t in_flight_ = 0;            // writes not yet on disk
+  // Joins that came while writes were in flight: a seat is shown the game
+  // only as the store holds it, so they are answered once nothing is in
+  // flight (the state is then exactly what is committed).
+  struct WaitingJoin {
+    v1::JoinGame request;
+    std::shared_ptr<Peer> peer;
+    std::uint64_t correlation_id = 0;
+  };
+  std::vector<WaitingJoin> joins_after_disk_;
   std::atomic<std::uint64_t> max_log_entries_{~std::uint64_t{0}};
   std::uint64_t resolves_since_snapshot_ = 0;
   int idle_resolutions_ = 0;               // resolutions in a row that nobody was asked for
