@@ -83,7 +83,8 @@ std::string create_game(unsigned short port, bool side_shared, std::map<std::str
 // The umpire's newest open step that owes decisions, waiting through steps
 // that resolve by themselves.
 std::optional<v1::DecisionsOwed> open_step(Bot& umpire) {
-  for (int i = 0; i < 40; ++i) {
+  // Up to 10 s: on a loaded machine a step's resolution can take seconds.
+  for (int i = 0; i < 200; ++i) {
     umpire.pump(std::chrono::milliseconds(50));
     std::optional<v1::DecisionsOwed> newest;
     std::uint64_t resolved_up_to = 0;
