@@ -472,10 +472,12 @@ Result<OddsQuestion> question_of_answer(const std::vector<Decision>& pending, st
   put.target = option->piece;
   if (d->kind == "artillery_fire") {
     put.kind = OddsQuestion::Kind::kShot;
-  } else {
-    put.kind = OddsQuestion::Kind::kCharge;  // charge_declaration: "charge:<t>" or "outrance:<t>"
+  } else if (d->kind == "charge_declaration") {
+    put.kind = OddsQuestion::Kind::kCharge;  // "charge:<t>" or "outrance:<t>"
     put.a_outrance = option->id.starts_with("outrance:");
     put.dice = q.dice == 0 ? 2 : q.dice;
+  } else {
+    return reject("no_odds", "Answering with \"" + a.option + "\" has no odds to give.");
   }
   return put;
 }
