@@ -460,24 +460,22 @@ Result<OddsQuestion> question_of_answer(const std::vector<Decision>& pending, st
     if (p.id == a.decision_id && (seat == kUmpireSeat || p.seat == seat)) d = &p;
   }
   if (d == nullptr) return reject("not_pending", "No decision \"" + a.decision_id + "\" waits for your answer.");
+  // Only a fire decision's target and a charge declaration's charge are weighed.
+  const bool weighed_kind = d->kind == "artillery_fire" || d->kind == "charge_declaration";
   const Option* option = nullptr;
   for (const auto& o : d->options) {
     if (o.id == a.option && o.odds) option = &o;
   }
-  if (option == nullptr || d->subjects.empty()) {
+  if (option == nullptr || !weighed_kind || d->subjects.empty()) {
     return reject("no_odds", "Answering with \"" + a.option + "\" has no odds to give.");
   }
   OddsQuestion put;
   put.unit = d->subjects.front();
   put.target = option->piece;
-  if (d->kind == "artillery_fire") {
-    put.kind = OddsQuestion::Kind::kShot;
-  } else if (d->kind == "charge_declaration") {
-    put.kind = OddsQuestion::Kind::kCharge;  // "charge:<t>" or "outrance:<t>"
+  put.kind = d->kind == "artillery_fire" ? OddsQuestion::Kind::kShot : OddsQuestion::Kind::kCharge;
+  if (put.kind == OddsQuestion::Kind::kCharge) {  // "charge:<t>" or "outrance:<t>"
     put.a_outrance = option->id.starts_with("outrance:");
     put.dice = q.dice == 0 ? 2 : q.dice;
-  } else {
-    return reject("no_odds", "Answering with \"" + a.option + "\" has no odds to give.");
   }
   return put;
 }
