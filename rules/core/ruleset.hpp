@@ -12,6 +12,7 @@
 // RulesetInfo, how its scenario is checked and made into a game. What its
 // bot proposes is the ruleset's Game::propose (game.hpp).
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace galloper::rules {
@@ -25,6 +26,10 @@ struct Term {
 
   friend bool operator==(const Term&, const Term&) = default;
 };
+
+// A term whose label is its key in sentence case unless given:
+// term_of("march column") is {"march column", "March column", ""}.
+Term term_of(std::string_view key, std::string label = "", std::string help = "");
 
 // An umpire's edit kind (rules/core/edit.hpp) and the fields of StateEdit it
 // reads: "x", "y", "facing" (to), "value", "key", "flag".

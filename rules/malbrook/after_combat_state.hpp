@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "rules/core/geometry.hpp"
-#include "rules/malbrook/hash.hpp"
+#include "rules/core/hasher.hpp"
 #include "rules/malbrook/types.hpp"
 
 namespace galloper::rules::malbrook {

@@ -20,11 +20,6 @@ FieldPath at(FieldPath p, std::string field, int index = -1) {
   return p;
 }
 
-FieldPath with_index(FieldPath p, std::size_t index) {
-  p.back().index = static_cast<int>(index);
-  return p;
-}
-
 std::string num(double v) {
   char buf[32];
   auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
@@ -84,7 +79,7 @@ class Checker {
   std::vector<SpecProblem> run() {
     collect_ids();
     top_level();
-    for (std::size_t i = 0; i < s_.terrain.size(); ++i) terrain(s_.terrain[i], at({}, "terrain", idx(i)));
+    for (SpecProblem& p : check_terrain(s_.terrain)) out_.push_back(std::move(p));
     for (std::size_t i = 0; i < s_.armies.size(); ++i) army(s_.armies[i], at({}, "armies", idx(i)));
     for (std::size_t i = 0; i < s_.objectives.size(); ++i) {
       objective(s_.objectives[i], at(at({}, "victory"), "objectives", idx(i)));
@@ -200,104 +195,6 @@ class Checker {
     return true;
   }
   bool table_known() const { return s_.table_width > 0 && s_.table_depth > 0; }
-
-  // ---- terrain ----
-
-  static std::string_view shape_field(TerrainShape shape) {
-    switch (shape) {
-      case TerrainShape::kHill: return "hill";
-      case TerrainShape::kArea: return "area";
-      case TerrainShape::kLinear: return "linear";
-      case TerrainShape::kCrossing: return "crossing";
-      case TerrainShape::kNone: break;
-    }
-    return "";
-  }
-
-  void terrain(const TerrainSpec& t, const FieldPath& tp) {
-    const std::string label = "terrain feature " + quoted(t.id);
-    if (t.shape == TerrainShape::kNone) {
-      problem(tp, label + " has none of hill, area, linear or crossing");
-      return;
-    }
-    const FieldPath sp = at(tp, std::string(shape_field(t.shape)));
-    switch (t.shape) {
-      case TerrainShape::kHill:
-        if (!t.steep) problem(at(sp, "slope"), label + ": slope is missing (SLOPE_GENTLE or SLOPE_STEEP)");
-        if (t.elevation < 0) problem(at(sp, "elevation"), label + ": elevation may not be negative");
-        outline(t, at(sp, "outline"), label);
-        break;
-      case TerrainShape::kArea:
-        if (!t.kind) problem(at(sp, "kind"), label + ": kind is missing (AREA_KIND_WOOD, _TOWN, _MARSH or _ROUGH)");
-        outline(t, at(sp, "outline"), label);
-        break;
-      case TerrainShape::kLinear:
-        if (!t.kind) problem(at(sp, "kind"), label + ": kind is missing (LINEAR_KIND_STREAM, _ROAD, ...)");
-        if (t.points.size() < 2) {
-          problem(at(sp, "path"), label + ": a path needs at least 2 points, found " + std::to_string(t.points.size()));
-        }
-        if (t.width < 0) problem(at(sp, "width"), label + ": width may not be negative");
-        break;
-      case TerrainShape::kCrossing: {
-        if (!t.kind) problem(at(sp, "kind"), label + ": kind is missing (CROSSING_KIND_BRIDGE or _FORD)");
-        if (t.points.empty()) problem(at(sp, "at"), label + ": at is missing: where the crossing is");
-        if (t.width < 0) problem(at(sp, "width"), label + ": width may not be negative");
-        if (t.crosses.empty()) {
-          problem(at(sp, "crosses"), label + ": crosses is missing: the id of the stream, river or obstacle it crosses");
-        } else {
-          const TerrainSpec* crossed = nullptr;
-          for (const auto& other : s_.terrain) {
-            if (other.id == t.crosses) crossed = &other;
-          }
-          if (crossed == nullptr) {
-            problem(at(sp, "crosses"), label + ": crosses " + quoted(t.crosses) + ", which is not a terrain feature");
-          } else if (crossed->shape != TerrainShape::kLinear || crossed->kind == TerrainKind::kRoad) {
-            problem(at(sp, "crosses"), label + ": crosses " + quoted(t.crosses) +
-                                           ", which is not a stream, river or other linear obstacle");
-          }
-        }
-        break;
-      }
-      case TerrainShape::kNone: break;
-    }
-  }
-
-  void outline(const TerrainSpec& t, const FieldPath& op, const std::string& label) {
-    const std::size_t n = t.points.size();
-    if (n < 3) {
-      problem(op, label + ": an outline needs at least 3 points, found " + std::to_string(n));
-      return;
-    }
-    // Self-intersection: any two edges that are not neighbours meet. O(n^2),
-    // fine for hand-drawn outlines.
-    const Polygon poly{t.points};
-    for (std::size_t i = 0; i < n; ++i) {
-      for (std::size_t j = i + 1; j < n; ++j) {
-        const bool neighbours = j == i + 1 || (i == 0 && j == n - 1);
-        if (neighbours) {
-          // Neighbours share a vertex; they may only meet there. A fold-back
-          // (the next edge running back along this one) is a crossing too.
-          const Segment a = poly.edge(i);
-          const Segment b = poly.edge(j);
-          const Vec2 shared = (j == i + 1) ? a.b : a.a;
-          const Vec2 da = (j == i + 1) ? a.a - shared : a.b - shared;
-          const Vec2 db = (j == i + 1) ? b.b - shared : b.a - shared;
-          if (std::abs(cross(da, db)) <= kGeomEpsilon * (length(da) + length(db)) && dot(da, db) > 0) {
-            const std::size_t vertex = j == i + 1 ? j : i;
-            problem(with_index(op, vertex), label + ": outline folds back on itself at point " + std::to_string(vertex + 1));
-            return;
-          }
-          continue;
-        }
-        if (segments_intersect(poly.edge(i), poly.edge(j))) {
-          problem(with_index(op, j), label + ": outline crosses itself (edge " + std::to_string(i + 1) +
-                                         " meets edge " + std::to_string(j + 1) + ")");
-          return;
-        }
-      }
-    }
-    if (poly.area() <= kGeomEpsilon) problem(op, label + ": outline encloses no area");
-  }
 
   // ---- armies ----
 

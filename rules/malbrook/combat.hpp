@@ -33,7 +33,7 @@
 #include "rules/core/result.hpp"
 #include "rules/core/vec2.hpp"
 #include "rules/malbrook/after_combat_state.hpp"
-#include "rules/malbrook/hash.hpp"
+#include "rules/core/hasher.hpp"
 #include "rules/malbrook/types.hpp"
 
 namespace galloper::rules::malbrook {

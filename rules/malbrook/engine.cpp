@@ -1,11 +1,10 @@
 #include "rules/malbrook/engine.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <optional>
-#include <set>
 #include <string>
 
+#include "rules/core/answers.hpp"
 #include "rules/malbrook/after_combat.hpp"
 #include "rules/malbrook/artillery.hpp"
 #include "rules/malbrook/combat.hpp"
@@ -21,46 +20,17 @@ namespace galloper::rules::malbrook {
 
 namespace {
 
-const Decision* find_decision(const std::vector<Decision>& ds, std::string_view id) {
-  for (const auto& d : ds) {
-    if (d.id == id) return &d;
-  }
-  return nullptr;
-}
-
 std::string army_name(const GameState& s, std::string_view id) {
   const Army* a = s.find_army(id);
   return a != nullptr && !a->name.empty() ? a->name : std::string(id);
 }
 
-// Whether every number of an order is one a table could hold. Any double
-// travels on the wire: a NaN passes comparisons like "distance <= allowance"
-// and ends up as a piece's position, and a distance of 1e200 overflows the
-// terrain grid's cell numbers before any allowance is compared.
-constexpr double kLargestNumber = 1e6;  // table units or degrees; tables are a few hundred units
-bool sane_number(double x) { return std::isfinite(x) && std::abs(x) <= kLargestNumber; }
-bool sane_numbers(const Answer& a) {
-  return std::all_of(a.steps.begin(), a.steps.end(), [](const OrderStep& st) {
-    return sane_number(st.distance) && sane_number(st.angle_deg) && sane_number(st.to.x) && sane_number(st.to.y);
-  });
-}
-
 Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a,
                       const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr) {
-  const Decision* d = find_decision(ds, a.decision_id);
-  // Another seat's decision about its pieces: to any seat but the umpire it
-  // is answered as one that does not exist (RULINGS R21).
-  if (d == nullptr || (d->seat != a.seat && !d->subjects.empty() && a.seat != kUmpireSeat)) {
-    return reject("unknown_decision", "Nothing called \"" + a.decision_id + "\" is pending now (turn " +
-                                          std::to_string(s.turn) + ", " + std::string(to_string(s.phase)) + " phase).");
-  }
-  if (d->seat != a.seat) {
-    return reject("wrong_seat", "\"" + d->id + "\" is for seat " + d->seat + ", not " + a.seat + ".");
-  }
-  if (!sane_numbers(a)) {
-    return reject("bad_number", "A distance, angle or point of the order for \"" + d->id +
-                                    "\" is not a number, or beyond any table.");
-  }
+  const auto found = addressed(ds, a, "turn " + std::to_string(s.turn) + ", " + std::string(to_string(s.phase)) + " phase",
+                               kUmpireSeat);
+  if (!found) return found.error();
+  const Decision* d = found.value();
   switch (s.phase) {
     case Phase::kInitiative: return initiative_check(s, a);
     case Phase::kCommand:
@@ -80,12 +50,7 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const
     default: break;
   }
   // Decisions with a list of options: the answer must be one of them.
-  for (const auto& o : d->options) {
-    if (o.id == a.option) return Ok{};
-  }
-  std::string listed;
-  for (const auto& o : d->options) listed += (listed.empty() ? "\"" : ", \"") + o.id + "\"";
-  return reject("bad_option", "\"" + a.option + "\" is not an option for " + d->id + "; choose one of " + listed + ".");
+  return listed_option(*d, a);
 }
 
 bool alternate(const GameState& s) { return !s.simultaneous && s.armies.size() > 1; }
@@ -284,25 +249,16 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Decision>& 
   std::optional<CommandChecks> own_commands;
   if (commands == nullptr) commands = &own_commands.emplace(state);
   // Each refusal names the decision at fault, so that only its seat is told.
-  const auto about_decision = [](Rejection r, const std::string& id) {
-    r.decisions = {id};
-    return r;
-  };
-  std::set<std::string> answered;
-  for (const auto& a : answers) {
-    if (!answered.insert(a.decision_id).second) {
-      return about_decision(reject("duplicate_answer", "\"" + a.decision_id + "\" is answered twice."), a.decision_id);
-    }
-    if (checked != nullptr) {
-      const auto it = checked->find(a.decision_id);
-      if (it != checked->end() && it->second == a) continue;
-    }
-    if (auto ok = check_against(state, owed, a, moves, commands); !ok) return about_decision(ok.error(), a.decision_id);
-  }
-  for (const auto& d : owed) {
-    if (answered.count(d.id) == 0) {
-      return about_decision(reject("missing_answer", "\"" + d.id + "\" (seat " + d.seat + ") has no answer."), d.id);
-    }
+  if (auto ok = check_step(owed, answers,
+                           [&](const Answer& a) -> Verdict {
+                             if (checked != nullptr) {
+                               const auto it = checked->find(a.decision_id);
+                               if (it != checked->end() && it->second == a) return Ok{};
+                             }
+                             return check_against(state, owed, a, moves, commands);
+                           });
+      !ok) {
+    return ok.error();
   }
   StepResult r{state, {}, {}};
   std::optional<std::vector<Decision>> known;  // pending(r.next), when finish worked it out

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "rules/core/decision.hpp"
-#include "rules/malbrook/hash.hpp"
+#include "rules/core/hasher.hpp"
 
 namespace galloper::rules::malbrook {
 

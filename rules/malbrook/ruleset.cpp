@@ -9,17 +9,6 @@ namespace galloper::rules::malbrook {
 
 namespace {
 
-// "march column" -> "March column".
-std::string sentence_case(std::string_view key) {
-  std::string s(key);
-  if (!s.empty() && s[0] >= 'a' && s[0] <= 'z') s[0] = static_cast<char>(s[0] - 'a' + 'A');
-  return s;
-}
-
-Term term(std::string_view key, std::string label = "", std::string help = "") {
-  return {std::string(key), label.empty() ? sentence_case(key) : std::move(label), std::move(help)};
-}
-
 RulesetInfo build() {
   RulesetInfo r;
   r.name = std::string(kRulesetName);
@@ -30,33 +19,33 @@ RulesetInfo build() {
   // approximately 60 paces which is effective musketry range."
   r.scale = "1 inch = about 60 paces";
   r.seat_roles = {
-      term("umpire", "Umpire", "Runs the game and sees the whole table"),
-      term("army", "Army", "The Marshal: his own leaders and the army's troops of one side"),
-      term("wing", "Wing", "A Lieutenant General's wing"),
+      term_of("umpire", "Umpire", "Runs the game and sees the whole table"),
+      term_of("army", "Army", "The Marshal: his own leaders and the army's troops of one side"),
+      term_of("wing", "Wing", "A Lieutenant General's wing"),
   };
   for (Phase p : {Phase::kInitiative, Phase::kBombardment, Phase::kCommand, Phase::kMovement, Phase::kCloseFire,
                   Phase::kCombat, Phase::kMorale, Phase::kEnded}) {
-    r.phases.push_back(term(to_string(p)));
+    r.phases.push_back(term_of(to_string(p)));
   }
   r.decision_kinds = {
-      term("initiative", "Initiative"),
-      term("artillery_aim", "Artillery target"),
-      term("artillery_fire", "Artillery fire"),
-      term("musket_at_leader", "Musketry at a leader"),
-      term("recrew", "Re-crew a gun"),
-      term("take_over", "Take over a gun"),
-      term("command_actions", "Command actions"),
-      term("leader_move", "Leader's move"),
-      term("control_test", "Control test"),
-      term("move_dice", "Move dice"),
-      term("move", "Movement orders"),
-      term("charge_declaration", "Charge declaration"),
-      term("charge_response", "Charge response"),
-      term("charge_dice", "Charge dice"),
-      term("flanking_fire_point", "Flanking fire"),
-      term("after_combat", "After combat"),
-      term("continue_retire", "Continue to retire"),
-      term("pursuit_counter_charge", "Counter-charge the pursuers"),
+      term_of("initiative", "Initiative"),
+      term_of("artillery_aim", "Artillery target"),
+      term_of("artillery_fire", "Artillery fire"),
+      term_of("musket_at_leader", "Musketry at a leader"),
+      term_of("recrew", "Re-crew a gun"),
+      term_of("take_over", "Take over a gun"),
+      term_of("command_actions", "Command actions"),
+      term_of("leader_move", "Leader's move"),
+      term_of("control_test", "Control test"),
+      term_of("move_dice", "Move dice"),
+      term_of("move", "Movement orders"),
+      term_of("charge_declaration", "Charge declaration"),
+      term_of("charge_response", "Charge response"),
+      term_of("charge_dice", "Charge dice"),
+      term_of("flanking_fire_point", "Flanking fire"),
+      term_of("after_combat", "After combat"),
+      term_of("continue_retire", "Continue to retire"),
+      term_of("pursuit_counter_charge", "Counter-charge the pursuers"),
   };
   r.step_actions = {
       {"forward", "Forward", {"distance", "angle_deg"}},
@@ -91,18 +80,18 @@ RulesetInfo build() {
   };
   // The formations an order may ask for; "unformed" is a state, not an order.
   for (Formation f : {Formation::kLine, Formation::kTwoRankLine, Formation::kMarchColumn, Formation::kFieldColumn}) {
-    r.formations.push_back(term(to_string(f)));
+    r.formations.push_back(term_of(to_string(f)));
   }
-  for (std::uint32_t b = 0; b < kStatusCount; ++b) r.statuses.push_back(term(to_string(static_cast<Status>(1u << b))));
-  r.statuses.push_back(term("limbered"));
-  r.statuses.push_back(term("wounded"));
+  for (std::uint32_t b = 0; b < kStatusCount; ++b) r.statuses.push_back(term_of(to_string(static_cast<Status>(1u << b))));
+  r.statuses.push_back(term_of("limbered"));
+  r.statuses.push_back(term_of("wounded"));
   for (TroopType t : {TroopType::kFoot, TroopType::kHorse, TroopType::kDragoons, TroopType::kDismountedDragoons,
                       TroopType::kHussars, TroopType::kCivilians}) {
-    r.troop_types.push_back(term(to_string(t)));
+    r.troop_types.push_back(term_of(to_string(t)));
   }
   for (GunWeight w : {GunWeight::kLight, GunWeight::kMedium, GunWeight::kHeavy, GunWeight::kHowitzer,
                       GunWeight::kMortar}) {
-    r.troop_types.push_back(term(to_string(w)));
+    r.troop_types.push_back(term_of(to_string(w)));
   }
   // RULINGS.md, "Umpire edits".
   r.edit_kinds = {
@@ -115,7 +104,7 @@ RulesetInfo build() {
   };
   // A charge's dice are chosen after it is declared ("charge_dice"); its odds
   // assume a count (the charge table: 1 or 2 AvD, + a D6).
-  r.odds_dice = {{"charge_declaration", {term("1", "1 AvD"), term("2", "2 AvD"), term("3", "2 AvD + D6")}, "2"}};
+  r.odds_dice = {{"charge_declaration", {term_of("1", "1 AvD"), term_of("2", "2 AvD"), term_of("3", "2 AvD + D6")}, "2"}};
   return r;
 }
 

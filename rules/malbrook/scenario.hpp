@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "rules/core/features.hpp"
 #include "rules/core/game.hpp"
 #include "rules/core/ruleset.hpp"
 #include "rules/core/vec2.hpp"
@@ -29,26 +30,9 @@ using rules::FieldPath;
 using rules::PathStep;
 using rules::SpecProblem;
 
-// Which sub-message of a TerrainFeature was given.
-enum class TerrainShape : std::uint8_t { kNone, kHill, kArea, kLinear, kCrossing };
-
-struct TerrainSpec {
-  std::string id;
-  std::string name;
-  TerrainShape shape = TerrainShape::kNone;
-  std::optional<TerrainKind> kind;  // nullopt: kind unspecified
-  std::vector<Vec2> points;         // hill/area outline, linear path, or {crossing at}
-  // Hills.
-  std::optional<bool> steep;        // nullopt: slope unspecified
-  double elevation = 0;
-  bool significantly_high = false;
-  // Linear features.
-  bool major = false;
-  bool impassable = false;
-  // Linear features and crossings.
-  double width = 0;
-  std::string crosses;
-};
+// The terrain as written: shared by every ruleset (rules/core/features.hpp).
+using rules::TerrainShape;
+using rules::TerrainSpec;
 
 struct LeaderSpec {
   std::string id;

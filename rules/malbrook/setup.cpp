@@ -7,23 +7,6 @@ namespace galloper::rules::malbrook {
 
 namespace {
 
-Feature feature(const TerrainSpec& t) {
-  Feature f;
-  f.id = t.id;
-  f.name = t.name;
-  f.kind = t.kind.value_or(TerrainKind::kRough);
-  f.points = t.points;
-  f.closed = t.shape == TerrainShape::kHill || t.shape == TerrainShape::kArea;
-  f.elevation = t.shape == TerrainShape::kHill ? (t.elevation > 0 ? t.elevation : 1.0) : 0.0;
-  f.steep = t.steep.value_or(false);
-  f.significantly_high = t.significantly_high;
-  f.major = t.major;
-  f.impassable = t.impassable;
-  f.width = t.width;
-  f.crosses = t.crosses;
-  return f;
-}
-
 Leader leader(const LeaderSpec& l, LeaderRank rank, const std::string& army, const std::string& wing,
               const std::string& command) {
   Leader out;
@@ -66,7 +49,7 @@ GameState initial_state(const ScenarioSpec& spec, const Seed& seed) {
   s.description = spec.description;
   s.table_width = spec.table_width;
   s.table_depth = spec.table_depth;
-  for (const auto& t : spec.terrain) s.features.push_back(feature(t));
+  for (const auto& t : spec.terrain) s.features.push_back(feature_of(t));
   s.terrain = make_terrain_map(s.features);
 
   for (const auto& a : spec.armies) {

@@ -1,10 +1,9 @@
 #include "rules/malbrook/state.hpp"
 
 #include <algorithm>
-#include <limits>
 
 #include "rules/core/geometry.hpp"
-#include "rules/malbrook/hash.hpp"
+#include "rules/core/hasher.hpp"
 
 namespace galloper::rules::malbrook {
 
@@ -75,103 +74,10 @@ const Leader* GameState::find_leader(std::string_view id) const {
 
 // ---- Terrain ----
 
-namespace {
-
-double default_linear_width(TerrainKind kind) {
-  switch (kind) {
-    case TerrainKind::kRiver: return 2.0;
-    case TerrainKind::kRoad: return 1.0;
-    case TerrainKind::kStream: return 0.5;
-    default: return 0.25;
-  }
-}
-
-LinearKind linear_kind(TerrainKind k) {
-  switch (k) {
-    case TerrainKind::kRiver: return LinearKind::kRiver;
-    case TerrainKind::kHedge: return LinearKind::kHedge;
-    case TerrainKind::kWall: return LinearKind::kWall;
-    case TerrainKind::kDitch: return LinearKind::kDitch;
-    case TerrainKind::kFortification: return LinearKind::kFortification;
-    case TerrainKind::kFieldworks: return LinearKind::kFieldworks;
-    case TerrainKind::kChevauxDeFrise: return LinearKind::kChevauxDeFrise;
-    case TerrainKind::kRoad: return LinearKind::kRoad;
-    default: return LinearKind::kStream;
-  }
-}
-
-bool is_linear(TerrainKind k) {
-  switch (k) {
-    case TerrainKind::kStream:
-    case TerrainKind::kRiver:
-    case TerrainKind::kHedge:
-    case TerrainKind::kWall:
-    case TerrainKind::kDitch:
-    case TerrainKind::kFortification:
-    case TerrainKind::kFieldworks:
-    case TerrainKind::kChevauxDeFrise:
-    case TerrainKind::kRoad: return true;
-    default: return false;
-  }
-}
-
-}  // namespace
-
-double linear_width(const Feature& f) { return f.width > 0 ? f.width : default_linear_width(f.kind); }
-
-OrientedRect crossing_rect(const Feature& crossing, const Feature* crossed) {
-  const double width = crossing.width > 0 ? crossing.width : 2.0;
-  const Vec2 at = crossing.points.empty() ? Vec2{} : crossing.points.front();
-  if (crossed == nullptr || crossed->points.size() < 2) return {at, width, width, 0};
-  // Across the nearest stretch of the feature crossed, reaching 1" onto each bank.
-  const Polyline path{crossed->points};
-  double best = std::numeric_limits<double>::infinity();
-  Vec2 along{1, 0};
-  for (std::size_t i = 0; i < path.segment_count(); ++i) {
-    const Segment s = path.segment(i);
-    const double d = distance(s, at);
-    if (d < best && s.length() > 0) {
-      best = d;
-      along = s.b - s.a;
-    }
-  }
-  return {at, width, linear_width(*crossed) + 2.0, normalize_deg(bearing_of(along) + 90)};
-}
-
-TerrainMap make_terrain_map(const std::vector<Feature>& features) {
-  std::vector<Hill> hills;
-  std::vector<Area> areas;
-  std::vector<Linear> linears;
-  std::vector<Crossing> crossings;
-  for (const auto& f : features) {
-    switch (f.kind) {
-      case TerrainKind::kHill:
-        hills.push_back({f.id, Polygon{f.points}, f.elevation > 0 ? f.elevation : 1.0, f.steep,
-                         f.significantly_high});
-        break;
-      case TerrainKind::kWood: areas.push_back({f.id, AreaKind::kWood, Polygon{f.points}}); break;
-      case TerrainKind::kTown: areas.push_back({f.id, AreaKind::kTown, Polygon{f.points}}); break;
-      case TerrainKind::kMarsh: areas.push_back({f.id, AreaKind::kMarsh, Polygon{f.points}}); break;
-      case TerrainKind::kRough: areas.push_back({f.id, AreaKind::kRough, Polygon{f.points}}); break;
-      case TerrainKind::kBridge:
-      case TerrainKind::kFord: {
-        const Feature* crossed = nullptr;
-        for (const auto& g : features) {
-          if (g.id == f.crosses) crossed = &g;
-        }
-        crossings.push_back({f.id, f.kind == TerrainKind::kBridge ? CrossingKind::kBridge : CrossingKind::kFord,
-                             f.crosses, crossing_rect(f, crossed).polygon()});
-        break;
-      }
-      default:
-        if (is_linear(f.kind)) {
-          linears.push_back({f.id, linear_kind(f.kind), Polyline{f.points}, linear_width(f), f.major,
-                             f.impassable});
-        }
-        break;
-    }
-  }
-  return TerrainMap(std::move(hills), std::move(areas), std::move(linears), std::move(crossings));
+const FeatureSizes& feature_sizes() {
+  static constexpr FeatureSizes kInches{
+      .river = 2.0, .road = 1.0, .stream = 0.5, .obstacle = 0.25, .crossing = 2.0, .crossing_bank = 1.0};
+  return kInches;
 }
 
 // ---- Hash ----

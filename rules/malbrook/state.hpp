@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rules/core/features.hpp"
 #include "rules/core/game.hpp"
 #include "rules/core/terrain.hpp"
 #include "rules/core/vec2.hpp"
@@ -203,24 +204,8 @@ struct Army {
   friend bool operator==(const Army&, const Army&) = default;
 };
 
-// A terrain feature as the scenario gave it; what views show and the hash
-// covers. The core TerrainMap (for sight and movement) is built from these.
-struct Feature {
-  std::string id;
-  std::string name;
-  TerrainKind kind = TerrainKind::kRough;
-  std::vector<Vec2> points;  // area/hill outline, linear path, crossing point
-  bool closed = false;
-  double elevation = 0;
-  bool steep = false;
-  bool significantly_high = false;
-  bool major = false;
-  bool impassable = false;
-  double width = 0;          // linear features and crossings (0: the kind's default)
-  std::string crosses;       // crossings: the feature crossed
-
-  friend bool operator==(const Feature&, const Feature&) = default;
-};
+// The terrain as the game keeps it (rules/core/features.hpp).
+using rules::Feature;
 
 struct Objective {
   std::string id;
@@ -407,14 +392,18 @@ inline bool same_id(std::string_view a, std::string_view b) {
   return a.size() == b.size() && (a.empty() || a.back() == b.back()) && a == b;
 }
 
+// Malbrook's widths of features their author gave none, in inches: river
+// 2", road 1", stream 1/2", other obstacles 1/4"; a bridge or ford 2" wide,
+// reaching 1" onto each bank.
+const FeatureSizes& feature_sizes();
 // The core terrain model of the features (hills, woods, towns... for sight).
-TerrainMap make_terrain_map(const std::vector<Feature>& features);
-// A linear feature's drawn width: as given, else river 2", road 1", stream
-// 1/2", other obstacles 1/4".
-double linear_width(const Feature& f);
-// A bridge's or ford's footprint: `width` (default 2") along the feature it
-// crosses, reaching 1" onto each bank.
-OrientedRect crossing_rect(const Feature& crossing, const Feature* crossed);
+inline TerrainMap make_terrain_map(const std::vector<Feature>& features) {
+  return rules::make_terrain_map(features, feature_sizes());
+}
+inline double linear_width(const Feature& f) { return rules::linear_width(f, feature_sizes()); }
+inline OrientedRect crossing_rect(const Feature& crossing, const Feature* crossed) {
+  return rules::crossing_rect(crossing, crossed, feature_sizes());
+}
 
 // A deterministic 64-bit digest over a canonical walk of everything that can
 // change an outcome (not the seed: it never changes and its commitment is

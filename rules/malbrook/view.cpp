@@ -33,24 +33,7 @@ void status_list(Out& u, std::uint32_t bits, std::uint32_t shown) {
 
 // Fills `t`, a cleared TerrainView.
 void terrain_view(TerrainView& t, const GameState& s, const Feature& f) {
-  t.id = f.id;
-  t.kind = f.kind;
-  t.name = f.name;
-  t.closed = f.closed;
-  t.elevation = f.elevation;
-  t.steep = f.steep;
-  t.major = f.major;
-  if (f.kind == TerrainKind::kBridge || f.kind == TerrainKind::kFord) {
-    const Feature* crossed = nullptr;
-    for (const auto& g : s.features) {
-      if (g.id == f.crosses) crossed = &g;
-    }
-    const auto corners = crossing_rect(f, crossed).corners();
-    t.outline.assign(corners.begin(), corners.end());
-    t.closed = true;
-  } else {
-    t.outline = f.points;
-  }
+  rules::terrain_view(t, f, s.features, feature_sizes());
 }
 
 // Who and where: the fields every piece's unit gives alike, to a UnitFill

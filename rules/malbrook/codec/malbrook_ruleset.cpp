@@ -3,6 +3,7 @@
 #include <optional>
 #include <utility>
 
+#include "codec/terrain_spec_codec.hpp"
 #include "galloper/v1/scenario.pb.h"
 #include "rules/malbrook/check.hpp"
 #include "rules/malbrook/game.hpp"
@@ -17,13 +18,6 @@ namespace pb = galloper::v1::scenario;
 namespace mb = galloper::rules::malbrook;
 
 // ---- proto -> spec: what the author wrote, nullopt where they left it out ----
-
-rules::Vec2 vec(const pb::Vec& v) { return {v.x(), v.y()}; }
-
-std::optional<rules::Vec2> opt_vec(bool has, const pb::Vec& v) {
-  if (!has) return std::nullopt;
-  return vec(v);
-}
 
 std::optional<mb::TroopType> troop_type(pb::TroopType t) {
   switch (t) {
@@ -87,84 +81,11 @@ std::optional<mb::WingOrder> wing_order(pb::WingOrder o) {
   }
 }
 
-std::optional<rules::TerrainKind> area_kind(pb::AreaKind k) {
-  switch (k) {
-    case pb::AREA_KIND_WOOD: return rules::TerrainKind::kWood;
-    case pb::AREA_KIND_TOWN: return rules::TerrainKind::kTown;
-    case pb::AREA_KIND_MARSH: return rules::TerrainKind::kMarsh;
-    case pb::AREA_KIND_ROUGH: return rules::TerrainKind::kRough;
-    default: return std::nullopt;
-  }
-}
-
-std::optional<rules::TerrainKind> linear_kind(pb::LinearKind k) {
-  switch (k) {
-    case pb::LINEAR_KIND_STREAM: return rules::TerrainKind::kStream;
-    case pb::LINEAR_KIND_RIVER: return rules::TerrainKind::kRiver;
-    case pb::LINEAR_KIND_HEDGE: return rules::TerrainKind::kHedge;
-    case pb::LINEAR_KIND_WALL: return rules::TerrainKind::kWall;
-    case pb::LINEAR_KIND_DITCH: return rules::TerrainKind::kDitch;
-    case pb::LINEAR_KIND_FORTIFICATION: return rules::TerrainKind::kFortification;
-    case pb::LINEAR_KIND_FIELDWORKS: return rules::TerrainKind::kFieldworks;
-    case pb::LINEAR_KIND_CHEVAUX_DE_FRISE: return rules::TerrainKind::kChevauxDeFrise;
-    case pb::LINEAR_KIND_ROAD: return rules::TerrainKind::kRoad;
-    default: return std::nullopt;
-  }
-}
-
-std::optional<rules::TerrainKind> crossing_kind(pb::CrossingKind k) {
-  switch (k) {
-    case pb::CROSSING_KIND_BRIDGE: return rules::TerrainKind::kBridge;
-    case pb::CROSSING_KIND_FORD: return rules::TerrainKind::kFord;
-    default: return std::nullopt;
-  }
-}
-
-mb::TerrainSpec terrain(const pb::TerrainFeature& t) {
-  mb::TerrainSpec s;
-  s.id = t.id();
-  s.name = t.name();
-  switch (t.kind_case()) {
-    case pb::TerrainFeature::kHill:
-      s.shape = mb::TerrainShape::kHill;
-      s.kind = rules::TerrainKind::kHill;
-      for (const auto& p : t.hill().outline()) s.points.push_back(vec(p));
-      if (t.hill().slope() == pb::SLOPE_GENTLE) s.steep = false;
-      if (t.hill().slope() == pb::SLOPE_STEEP) s.steep = true;
-      s.elevation = t.hill().elevation();
-      s.significantly_high = t.hill().significantly_high();
-      break;
-    case pb::TerrainFeature::kArea:
-      s.shape = mb::TerrainShape::kArea;
-      s.kind = area_kind(t.area().kind());
-      for (const auto& p : t.area().outline()) s.points.push_back(vec(p));
-      break;
-    case pb::TerrainFeature::kLinear:
-      s.shape = mb::TerrainShape::kLinear;
-      s.kind = linear_kind(t.linear().kind());
-      for (const auto& p : t.linear().path()) s.points.push_back(vec(p));
-      s.major = t.linear().major();
-      s.impassable = t.linear().impassable();
-      s.width = t.linear().width();
-      break;
-    case pb::TerrainFeature::kCrossing:
-      s.shape = mb::TerrainShape::kCrossing;
-      s.kind = crossing_kind(t.crossing().kind());
-      if (t.crossing().has_at()) s.points.push_back(vec(t.crossing().at()));
-      s.width = t.crossing().width();
-      s.crosses = t.crossing().crosses();
-      break;
-    case pb::TerrainFeature::KIND_NOT_SET:
-      break;
-  }
-  return s;
-}
-
 mb::LeaderSpec leader(const pb::Leader& l) {
   mb::LeaderSpec s;
   s.id = l.id();
   s.name = l.name();
-  s.position = opt_vec(l.has_position(), l.position());
+  s.position = vec_of(l.has_position(), l.position());
   s.facing = l.facing();
   s.action_modifier = l.action_modifier();
   s.exceptional = l.exceptional();
@@ -179,7 +100,7 @@ mb::GunSpec gun(const pb::Gun& g) {
   s.name = g.name();
   s.weight = gun_weight(g.weight());
   s.limbered = g.limbered();
-  s.position = opt_vec(g.has_position(), g.position());
+  s.position = vec_of(g.has_position(), g.position());
   s.facing = g.facing();
   s.dps = g.dps();
   return s;
@@ -194,11 +115,11 @@ mb::BrigadeSpec brigade(const pb::Brigade& b) {
   s.style = style(b.style());
   s.bases = b.bases();
   s.formation = formation(b.formation());
-  s.position = opt_vec(b.has_position(), b.position());
+  s.position = vec_of(b.has_position(), b.position());
   s.facing = b.facing();
   s.dps = b.dps();
   s.a_outrance = b.a_outrance();
-  s.horse_holders = opt_vec(b.has_horse_holders(), b.horse_holders());
+  s.horse_holders = vec_of(b.has_horse_holders(), b.horse_holders());
   return s;
 }
 
@@ -210,7 +131,7 @@ mb::ScenarioSpec to_spec(const pb::Scenario& sc) {
   s.ruleset = sc.ruleset();
   s.table_width = sc.table_width();
   s.table_depth = sc.table_depth();
-  for (const auto& t : sc.terrain()) s.terrain.push_back(terrain(t));
+  for (const auto& t : sc.terrain()) s.terrain.push_back(terrain_spec(t));
   for (const auto& a : sc.armies()) {
     mb::ArmySpec army;
     army.id = a.id();
@@ -227,7 +148,7 @@ mb::ScenarioSpec to_spec(const pb::Scenario& sc) {
       if (w.has_orders()) {
         mb::OrdersSpec o;
         o.order = wing_order(w.orders().order());
-        o.objective = opt_vec(w.orders().has_objective(), w.orders().objective());
+        o.objective = vec_of(w.orders().has_objective(), w.orders().objective());
         o.objective_feature = w.orders().objective_feature();
         wing.orders = o;
       }
@@ -251,7 +172,7 @@ mb::ScenarioSpec to_spec(const pb::Scenario& sc) {
     mb::ObjectiveSpec obj;
     obj.id = o.id();
     obj.name = o.name();
-    obj.at = opt_vec(o.has_at(), o.at());
+    obj.at = vec_of(o.has_at(), o.at());
     obj.radius = o.radius();
     obj.points = o.points();
     obj.held_by = o.held_by();

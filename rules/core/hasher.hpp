@@ -1,5 +1,6 @@
 #pragma once
-// A canonical byte stream digested with 64-bit FNV-1a: defined byte by byte,
+// A canonical byte stream digested with 64-bit FNV-1a (every ruleset's
+// state hash): defined byte by byte,
 // so the digest is the same on every compiler and platform (std::hash is not).
 #include <bit>
 #include <cstdint>
@@ -7,7 +8,7 @@
 
 #include "rules/core/vec2.hpp"
 
-namespace galloper::rules::malbrook {
+namespace galloper::rules {
 
 class Hasher {
  public:
@@ -38,4 +39,4 @@ class Hasher {
   std::uint64_t h_ = 0xcbf29ce484222325ULL;
 };
 
-}  // namespace galloper::rules::malbrook
+}  // namespace galloper::rules
