@@ -1,0 +1,115 @@
+#include "rules/cfeo/engine.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "rules/cfeo/command_tables.hpp"
+#include "rules/cfeo/fire.hpp"
+#include "rules/cfeo/seats.hpp"
+#include "rules/cfeo/sequence.hpp"
+#include "rules/cfeo/sight.hpp"
+#include "rules/core/answers.hpp"
+#include "rules/core/tell.hpp"
+
+namespace galloper::rules::cfeo {
+
+namespace {
+
+tables::Grade table_grade(Grade g) { return static_cast<tables::Grade>(static_cast<int>(g)); }
+
+std::string when(const GameState& s) {
+  return "turn " + std::to_string(s.turn) + ", " + std::string(to_string(s.phase)) + " phase";
+}
+
+// "Morale Phase. ... Redress Ranks": every unit not in combat and without
+// DPs from artillery fire this turn removes DPs by its grade. No unit moves
+// yet, so each is stationary.
+void redress(GameState& s, std::vector<Event>& ev) {
+  for (Unit& u : s.units) {
+    if (u.dps == 0) continue;
+    tables::RedressTerms terms;
+    terms.grade = table_grade(u.grade);
+    terms.stationary = true;
+    terms.under_fire = u.under_fire;
+    terms.dps_from_artillery_this_turn = u.artillery_dps;
+    const int removed = std::min(tables::redress_allowance(terms), static_cast<int>(u.dps));
+    if (removed <= 0) continue;
+    u.dps -= static_cast<std::uint32_t>(removed);
+    Event e;
+    e.kind = "redress";
+    e.subjects = {u.id};
+    e.where = {{u.position, u.id}};
+    e.text = ref(u.id) + " redresses its ranks: " + std::to_string(removed) + (removed == 1 ? " DP" : " DPs") +
+             " removed.";
+    ev.push_back(std::move(e));
+  }
+}
+
+// What happens as a half-phase closes, after its answers (`owed`: the
+// decisions it owed). In the bombardment a gun of an acting side that was
+// offered nothing to fire at keeps its fire for close range.
+void close_half(GameState& s, const std::vector<Decision>& owed, std::vector<Event>& ev) {
+  if (s.phase == Phase::kBombardment) {
+    for (Gun& g : s.guns) {
+      if (g.limbered || !is_acting(s, g.side)) continue;
+      const std::string id = std::string(kFirePrefix) + g.id;
+      if (find_decision(owed, id) == nullptr) g.reserved = true;
+    }
+  }
+  const bool last_half = s.options.simultaneous || s.half == 1 || s.sides.size() < 2;
+  if (s.phase == Phase::kMorale && last_half) redress(s, ev);
+}
+
+}  // namespace
+
+bool finished(const GameState& s) { return s.ended; }
+
+std::vector<Decision> pending(const GameState& s) {
+  if (!s.started || s.ended) return {};
+  switch (s.phase) {
+    case Phase::kBombardment:
+    case Phase::kMusketry:
+    case Phase::kCloseArtillery: return fire_pending(s, sight_table(s));
+    default: return {};
+  }
+}
+
+Verdict check(const GameState& s, const Answer& a) {
+  if (finished(s)) return reject("game_over", "The game is over.");
+  const auto owed = pending(s);
+  const auto found = addressed(owed, a, when(s), kUmpireSeat);
+  if (!found) return found.error();
+  return listed_option(*found.value(), a);
+}
+
+Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice) {
+  if (finished(state)) return reject("game_over", "The game is over.");
+  const auto owed = pending(state);
+  const std::string now = when(state);
+  if (auto ok = check_step(owed, answers,
+                           [&](const Answer& a) -> Verdict {
+                             const auto found = addressed(owed, a, now, kUmpireSeat);
+                             if (!found) return found.error();
+                             return listed_option(*found.value(), a);
+                           });
+      !ok) {
+    return ok.error();
+  }
+  StepResult r{state, {}};
+  if (!r.next.started) {
+    start(r.next, dice, r.events);
+  } else {
+    resolve_fire(r.next, answers, dice, r.events);
+    close_half(r.next, owed, r.events);
+    advance(r.next, dice, r.events);
+  }
+  // Run on through everything that needs no decision.
+  while (!r.next.ended && pending(r.next).empty()) {
+    close_half(r.next, {}, r.events);
+    advance(r.next, dice, r.events);
+  }
+  ++r.next.step;
+  return r;
+}
+
+}  // namespace galloper::rules::cfeo

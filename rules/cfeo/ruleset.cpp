@@ -1,0 +1,38 @@
+#include "rules/cfeo/ruleset.hpp"
+
+#include <string>
+
+#include "rules/cfeo/state.hpp"
+#include "rules/cfeo/types.hpp"
+
+namespace galloper::rules::cfeo {
+
+RulesetInfo ruleset_info() {
+  RulesetInfo r;
+  r.name = std::string(kRulesetName);
+  r.title = "Close Fire & European Order";
+  r.unit_name = "yard";
+  r.unit_plural = "yards";
+  // Every distance on the sheet is in yards (RULINGS F1).
+  r.scale = "distances in yards, as the rules give them";
+  r.seat_roles = {
+      term_of("umpire", "Umpire", "Runs the game and sees the whole table"),
+      term_of("army", "Army", "The marshal and the army's artillery of one side"),
+      term_of("wing", "Wing", "A general's wing: its brigades, brigadiers and guns"),
+  };
+  for (Phase p : {Phase::kBombardment, Phase::kMusketry, Phase::kCommand, Phase::kMovement, Phase::kCloseArtillery,
+                  Phase::kCombat, Phase::kMorale}) {
+    r.phases.push_back(term_of(to_string(p)));
+  }
+  for (Formation f : {Formation::kLine, Formation::kAssaultColumn, Formation::kMarchColumn}) {
+    r.formations.push_back(term_of(to_string(f)));
+  }
+  r.statuses = {term_of("limbered"), term_of("wounded")};
+  for (Arm a : {Arm::kFoot, Arm::kHorse, Arm::kDragoons, Arm::kDismountedDragoons}) {
+    r.troop_types.push_back(term_of(to_string(a)));
+  }
+  for (GunType t : {GunType::kHeavy, GunType::kField, GunType::kBattalion}) r.troop_types.push_back(term_of(to_string(t)));
+  return r;
+}
+
+}  // namespace galloper::rules::cfeo
