@@ -2,7 +2,7 @@
 // The sheet's "Shooting" tables: ranges, direct artillery, indirect
 // artillery's fall of shot, and musketry beyond 40 yds. Pure functions of
 // plain inputs; the engine finds the inputs (distances, targets, cover) on
-// the table. Rulings T1-T6 (RULINGS.md "Tables").
+// the table. Rulings T1-T4 (RULINGS.md "Tables").
 #include <span>
 #include <string_view>
 #include <vector>
