@@ -195,12 +195,16 @@ test("a turn with artillery fire and a close combat: the log, dice, result and D
     }
 
     // DP markers and bases: as many as the view says, for every unit drawn.
+    // A unit's DPs are one pip numbered with them, none without.
     let marked = 0;
     for (const unit of p.units) {
       const g = page.locator(`svg[data-testid="table-map"] g.unit[data-unit-id="${unit.id}"]`);
-      assert.equal(await g.locator("circle.dp").count(), unit.dps, `${who}: ${unit.id} shows ${unit.dps} DP marker(s)`);
+      assert.equal(await g.locator(".dps").count(), unit.dps > 0 ? 1 : 0, `${who}: ${unit.id} shows a DP pip iff it has DPs (${unit.dps})`);
       if (unit.bases > 0) assert.equal(await g.locator("polygon.base, polygon.stand").count(), unit.bases, `${who}: ${unit.id} drawn with its ${unit.bases} base(s)`);
-      if (unit.dps > 0) assert.equal(await g.locator(".dps").getAttribute("data-dps"), String(unit.dps));
+      if (unit.dps > 0) {
+        assert.equal(await g.locator(".dps").getAttribute("data-dps"), String(unit.dps));
+        assert.equal((await g.locator(".dps text").textContent()).trim(), String(unit.dps), `${who}: ${unit.id}'s pip reads ${unit.dps}`);
+      }
       marked += unit.dps;
     }
     const fighters = p.units.filter((x) => x.id === "blue_foot" || x.id === "red_foot");

@@ -6,9 +6,6 @@ import {
   fitViewBox,
   panViewBox,
   rectCorners,
-  svgPoints,
-  svgToTable,
-  tableToSvg,
   withAspect,
   zoomViewBox,
   type Vec,
@@ -18,16 +15,6 @@ function near(a: Vec, b: Vec) {
   expect(a.x).toBeCloseTo(b.x, 9);
   expect(a.y).toBeCloseTo(b.y, 9);
 }
-
-describe("table to screen", () => {
-  it("flips y so north is up and round-trips", () => {
-    // A 72x48 table: the south-west corner is at the bottom-left of the SVG.
-    expect(tableToSvg({ x: 0, y: 0 }, 48)).toEqual({ x: 0, y: 48 });
-    expect(tableToSvg({ x: 72, y: 48 }, 48)).toEqual({ x: 72, y: 0 });
-    expect(svgToTable(tableToSvg({ x: 10.5, y: 3.25 }, 48), 48)).toEqual({ x: 10.5, y: 3.25 });
-    expect(svgPoints([{ x: 1, y: 2 }, { x: 3, y: 40 }], 48)).toBe("1,46 3,8");
-  });
-});
 
 describe("rect corners from centre and facing", () => {
   it("facing north: front edge is the northern one", () => {

@@ -17,6 +17,7 @@ const info = create(RulesetInfoSchema, {
   orders: [{ decisionKind: "manoeuvre", actions: ["march"] }],
   decisionKinds: [{ key: "manoeuvre", label: "Manoeuvre" }],
   formations: [{ key: "assault column", label: "Assault column" }],
+  statuses: [{ key: "shaken", label: "Shaken (−1 to hit)" }],
   editKinds: [{ kind: "set_dps", label: "Set DPs", fields: ["value", "colour"], keyLabel: "" }],
   oddsDice: [{ decisionKind: "assault", choices: [{ key: "1", label: "One die" }, { key: "2", label: "Two dice" }], defaultChoice: "2" }],
 });
@@ -37,6 +38,8 @@ describe("a ruleset's words", () => {
     expect(w.actionLabel("unknown")).toBe("unknown");
     expect(w.decisionLabel("manoeuvre")).toBe("Manoeuvre");
     expect(w.formations()).toEqual(["assault column"]);
+    expect(w.statusLabel("shaken")).toBe("Shaken (−1 to hit)");
+    expect(w.statusLabel("blown")).toBe("blown");
   });
 
   it("show a step only the fields its action reads, and every field for an action not described", () => {
@@ -56,5 +59,6 @@ describe("a ruleset's words", () => {
     expect(w.editKinds()).toEqual([]);
     expect(w.unit(1)).toBe("unit");
     expect(w.unit(2)).toBe("units");
+    expect(w.statusLabel("halted")).toBe("halted");
   });
 });

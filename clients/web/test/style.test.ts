@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Knowledge, TerrainKind, UnitKind } from "@gen/galloper/v1/game_pb";
-import { SIDE_COLOURS, TERRAIN_STYLES, hillFill, sideColour, statusBadge, unitLayer } from "../src/map/style";
+import { SIDE_COLOURS, TERRAIN_STYLES, hillFill, sideColour, unitLayer } from "../src/map/style";
 
 describe("map style", () => {
   it("shades hills darker with elevation, relative to the highest", () => {
@@ -27,9 +27,7 @@ describe("map style", () => {
     expect(sideColour("green", sides)).toBe(sideColour("green", sides));
   });
 
-  it("abbreviates statuses and layers ghosts under troops under leaders", () => {
-    expect(statusBadge("halted")).toBe("Halt");
-    expect(statusBadge("out of command")).toBe("Out");
+  it("layers ghosts under troops under leaders", () => {
     expect(unitLayer(UnitKind.BRIGADE, Knowledge.LAST_SEEN)).toBeLessThan(unitLayer(UnitKind.BRIGADE, Knowledge.SEEN));
     expect(unitLayer(UnitKind.BRIGADE, Knowledge.OWN)).toBeLessThan(unitLayer(UnitKind.LEADER, Knowledge.OWN));
   });

@@ -1,8 +1,9 @@
 // The words of a game's ruleset, as the server sends them (RulesetInfo, in
 // Joined and in each ScenarioInfo): which actions answer which decision,
 // what each action's step reads, the formations an order may ask for, the
-// umpire's edit kinds and the table's unit. Nothing here knows a ruleset by
-// name; a ruleset the server has not described gets the plain keys.
+// umpire's edit kinds, the units' statuses and the table's unit. Nothing
+// here knows a ruleset by name; a ruleset the server has not described gets
+// the plain keys.
 import type { OddsDice, RulesetInfo } from "@gen/galloper/v1/protocol_pb";
 
 // The fields of an order step an action reads (RulesetInfo.step_actions).
@@ -75,6 +76,12 @@ export class Vocabulary {
 
   decisionLabel(kind: string): string {
     return this.info?.decisionKinds.find((t) => t.key === kind)?.label ?? kind;
+  }
+
+  // A unit status's word (UnitView.status holds the keys); the key itself
+  // for one the ruleset did not describe.
+  statusLabel(key: string): string {
+    return this.info?.statuses.find((t) => t.key === key)?.label || key;
   }
 
   formations(): string[] {

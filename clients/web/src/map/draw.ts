@@ -1,5 +1,6 @@
 // Builds the SVG layers of the table from a GameView: terrain and units, to
-// scale, in SVG user units = table units (y flipped so north is up).
+// scale, in SVG user units = table units, placed through the map's frame
+// (orientation.ts: north up, or the table turned to the seat's own edge).
 import {
   Knowledge,
   TerrainKind,
@@ -9,25 +10,22 @@ import {
   type UnitView,
 } from "@gen/galloper/v1/game_pb";
 import { s } from "../ui/dom";
-import {
-  centroid,
-  facingVector,
-  fmt,
-  rectCorners,
-  rightVector,
-  svgPoints,
-  type Vec,
-} from "./geometry";
+import { centroid, facingVector, fmt, rectCorners, type Vec } from "./geometry";
+import { MARKER_PX, layoutRow, unitMarkers, type Marker } from "./markers";
+import { screenPoints, toScreen, type TableFrame } from "./orientation";
 import {
   KNOWLEDGE_CLASS,
   KNOWLEDGE_LABEL,
   UNIT_KIND_LABEL,
   hillFill,
   sideColour,
-  statusBadge,
   terrainStyle,
   unitLayer,
 } from "./style";
+
+// The ruleset's word for a status key (Vocabulary.statusLabel).
+export type StatusLabel = (status: string) => string;
+const plainStatus: StatusLabel = (k) => k;
 
 // Fill patterns referenced by styles.css (url(#pat-...)).
 export function drawDefs(): SVGDefsElement {
@@ -65,26 +63,27 @@ export function drawDefs(): SVGDefsElement {
   );
 }
 
-export function drawTable(view: GameView): SVGGElement {
-  const w = view.tableWidth;
-  const d = view.tableDepth;
+export function drawTable(frame: TableFrame): SVGGElement {
+  const w = frame.width;
+  const d = frame.depth;
   const g = s("g", { class: "table" });
+  // The table's rectangle is the same drawn either way up.
   g.append(s("rect", { class: "table-cloth", x: 0, y: 0, width: fmt(w), height: fmt(d) }));
-  // A faint grid: every 6 units, stronger every 12.
+  // A faint grid: every 6 units, stronger every 12, counted from the table's
+  // south-west corner.
   const grid = s("g", { class: "grid", "aria-hidden": "true" });
-  for (let x = 6; x < w; x += 6) {
-    grid.append(s("line", { x1: x, y1: 0, x2: x, y2: fmt(d), class: x % 12 === 0 ? "major" : "minor" }));
-  }
-  for (let y = 6; y < d; y += 6) {
-    const sy = fmt(d - y);
-    grid.append(s("line", { x1: 0, y1: sy, x2: fmt(w), y2: sy, class: y % 12 === 0 ? "major" : "minor" }));
-  }
+  const line = (a: Vec, b: Vec, major: boolean) => {
+    const p = toScreen(frame, a);
+    const q = toScreen(frame, b);
+    return s("line", { x1: fmt(p.x), y1: fmt(p.y), x2: fmt(q.x), y2: fmt(q.y), class: major ? "major" : "minor" });
+  };
+  for (let x = 6; x < w; x += 6) grid.append(line({ x, y: 0 }, { x, y: d }, x % 12 === 0));
+  for (let y = 6; y < d; y += 6) grid.append(line({ x: 0, y }, { x: w, y }, y % 12 === 0));
   g.append(grid);
   return g;
 }
 
-export function drawTerrain(view: GameView): SVGGElement {
-  const d = view.tableDepth;
+export function drawTerrain(view: GameView, frame: TableFrame): SVGGElement {
   const layer = s("g", { class: "terrain" });
   const maxElevation = Math.max(0, ...view.terrain.filter((t) => t.kind === TerrainKind.HILL).map((t) => t.elevation));
   const features = [...view.terrain].sort((a, b) => {
@@ -96,18 +95,18 @@ export function drawTerrain(view: GameView): SVGGElement {
   });
   const labels = s("g", { class: "terrain-labels", "aria-hidden": "true" });
   for (const t of features) {
-    const el = drawFeature(t, d, maxElevation);
+    const el = drawFeature(t, frame, maxElevation);
     if (el) layer.append(el);
     if (t.name && t.closed && t.outline.length >= 3) {
-      const c = centroid(t.outline);
-      labels.append(s("text", { class: "t-label", x: fmt(c.x), y: fmt(d - c.y) }, t.name));
+      const c = toScreen(frame, centroid(t.outline));
+      labels.append(s("text", { class: "t-label", x: fmt(c.x), y: fmt(c.y) }, t.name));
     }
   }
   layer.append(labels);
   return layer;
 }
 
-function drawFeature(t: TerrainView, depth: number, maxElevation: number): SVGElement | null {
+function drawFeature(t: TerrainView, frame: TableFrame, maxElevation: number): SVGElement | null {
   const style = terrainStyle(t.kind);
   const attrs = {
     class: `terrain-feature ${style.cls}${t.steep ? " steep" : ""}${t.major ? " major" : ""}`,
@@ -120,20 +119,20 @@ function drawFeature(t: TerrainView, depth: number, maxElevation: number): SVGEl
 
   // A crossing given as a single point: a small marker across the water.
   if (pts.length === 1) {
-    const p = pts[0]!;
+    const p = toScreen(frame, pts[0]!);
     const size = style.width;
     return s(
       "rect",
-      { ...attrs, x: fmt(p.x - size / 2), y: fmt(depth - p.y - size / 2), width: fmt(size), height: fmt(size) },
+      { ...attrs, x: fmt(p.x - size / 2), y: fmt(p.y - size / 2), width: fmt(size), height: fmt(size) },
       title,
     );
   }
   if (t.closed && pts.length >= 3) {
-    const poly = s("polygon", { ...attrs, points: svgPoints(pts, depth) }, title);
+    const poly = s("polygon", { ...attrs, points: screenPoints(frame, pts) }, title);
     if (t.kind === TerrainKind.HILL) poly.style.fill = hillFill(t.elevation, maxElevation);
     return poly;
   }
-  const line = s("polyline", { ...attrs, points: svgPoints(pts, depth), "stroke-width": fmt(style.width) }, title);
+  const line = s("polyline", { ...attrs, points: screenPoints(frame, pts), "stroke-width": fmt(style.width) }, title);
   return line;
 }
 
@@ -146,17 +145,28 @@ export function describeTerrain(t: TerrainView): string {
 }
 
 // Sorted for drawing: ghosts first, then troops, then leaders.
-export function drawUnits(view: GameView, selectedId: string | null): SVGGElement {
+export function drawUnits(view: GameView, selectedId: string | null, frame: TableFrame, label: StatusLabel = plainStatus): SVGGElement {
   const layer = s("g", { class: "units" });
   const units = [...view.units].sort((a, b) => unitLayer(a.kind, a.knowledge) - unitLayer(b.kind, b.knowledge));
-  for (const u of units) layer.append(drawUnit(u, view, u.id === selectedId));
+  for (const u of units) layer.append(drawUnit(u, view, u.id === selectedId, frame, label));
   return layer;
 }
 
-export function drawUnit(u: UnitView, view: GameView, selected: boolean): SVGGElement {
-  const depth = view.tableDepth;
+const isStand = (u: UnitView) => u.kind === UnitKind.LEADER || u.kind === UnitKind.MESSENGER;
+
+// A unit's rectangles on the table: its bases, or, with no footprint known
+// (a leader, or a ghost reported by position only), a small stand.
+export function unitRects(u: UnitView): [Vec, Vec, Vec, Vec][] {
+  if (u.bases.length > 0) return u.bases.map((b) => rectCorners(b));
+  const p = u.position ?? { x: 0, y: 0 };
+  const size = isStand(u) ? 0.8 : 1.2;
+  return [rectCorners({ center: p, width: size, depth: size * 0.6, facingDeg: u.facingDeg })];
+}
+
+export function drawUnit(u: UnitView, view: GameView, selected: boolean, frame: TableFrame, label: StatusLabel = plainStatus): SVGGElement {
   const knowledge = KNOWLEDGE_CLASS[u.knowledge] ?? "unknown";
   const kind = (UNIT_KIND_LABEL[u.kind] ?? "Unit").toLowerCase();
+  const summary = unitSummary(u, label, view.sides.find((x) => x.id === u.side)?.name || u.side);
   const g = s("g", {
     class: `unit ${knowledge} ${kind}${selected ? " selected" : ""}`,
     "data-unit-id": u.id,
@@ -165,102 +175,78 @@ export function drawUnit(u: UnitView, view: GameView, selected: boolean): SVGGEl
     "data-kind": kind,
     tabindex: 0,
     role: "button",
-    "aria-label": unitSummary(u),
+    "aria-label": summary,
     "aria-pressed": selected ? "true" : "false",
   });
   g.style.setProperty("--side", sideColour(u.side, view.sides));
-  g.append(s("title", {}, unitSummary(u)));
+  g.append(s("title", {}, summary));
 
-  const isStand = u.kind === UnitKind.LEADER || u.kind === UnitKind.MESSENGER;
+  const stand = isStand(u);
   const footprint: Vec[] = [];
-  if (u.bases.length > 0) {
-    for (const b of u.bases) {
-      const corners = rectCorners(b);
-      footprint.push(...corners);
-      g.append(s("polygon", { class: isStand ? "stand" : "base", points: svgPoints(corners, depth) }));
-      // The front edge, drawn heavier so facing reads at a glance.
-      g.append(s("polyline", { class: "front", points: svgPoints([corners[0], corners[1]], depth) }));
-    }
-  } else {
-    // No footprint known (e.g. a leader or a ghost reported by position only).
-    const p = u.position ?? { x: 0, y: 0 };
-    const size = isStand ? 0.8 : 1.2;
-    const corners = rectCorners({ center: p, width: size, depth: size * 0.6, facingDeg: u.facingDeg });
+  for (const corners of unitRects(u)) {
     footprint.push(...corners);
-    g.append(s("polygon", { class: isStand ? "stand" : "base", points: svgPoints(corners, depth) }));
-    g.append(s("polyline", { class: "front", points: svgPoints([corners[0], corners[1]], depth) }));
+    g.append(s("polygon", { class: stand ? "stand" : "base", points: screenPoints(frame, corners) }));
+    // The front edge, drawn heavier so facing reads at a glance.
+    g.append(s("polyline", { class: "front", points: screenPoints(frame, [corners[0], corners[1]]) }));
   }
 
   const centre = centroid(footprint);
-  if (isStand) {
-    g.append(s("circle", { class: "stand-pip", cx: fmt(centre.x), cy: fmt(depth - centre.y), r: 0.18 }));
+  if (stand) {
+    const c = toScreen(frame, centre);
+    g.append(s("circle", { class: "stand-pip", cx: fmt(c.x), cy: fmt(c.y), r: 0.18 }));
   }
   if (u.kind === UnitKind.GUN) {
     const f = facingVector(u.facingDeg);
     const tip = { x: centre.x + f.x * 0.9, y: centre.y + f.y * 0.9 };
-    g.append(s("polyline", { class: "barrel", points: svgPoints([centre, tip], depth) }));
+    g.append(s("polyline", { class: "barrel", points: screenPoints(frame, [centre, tip]) }));
   }
 
-  if (u.dps > 0) g.append(drawDps(u, footprint, depth));
-  const badges = u.status.map(statusBadge).filter((b) => b.length > 0);
-  if (u.knowledge === Knowledge.LAST_SEEN && u.lastSeenTurn > 0) badges.push(`T${u.lastSeenTurn}`);
-  if (badges.length > 0) g.append(drawBadges(u, badges, footprint, depth));
+  const markers = unitMarkers(u, label);
+  if (markers.length > 0) g.append(drawMarkers(markers));
 
-  // Names appear when zoomed in (CSS hides .unit-label at low zoom).
-  const label = u.name || u.id;
-  g.append(
-    s("text", { class: "unit-label", x: fmt(centre.x), y: fmt(depth - centre.y), "aria-hidden": "true" }, label),
-  );
+  // The name; the map places it (or leaves it out) where it clutters nothing.
+  const c = toScreen(frame, centre);
+  g.append(s("text", { class: "unit-label", x: fmt(c.x), y: fmt(c.y), "aria-hidden": "true" }, u.name || u.id));
   return g;
 }
 
-// DP markers: one dot per DP, in a row behind the unit's rear edge.
-function drawDps(u: UnitView, footprint: Vec[], depth: number): SVGGElement {
-  const g = s("g", { class: "dps", "data-dps": u.dps });
-  const f = facingVector(u.facingDeg);
-  const r = rightVector(u.facingDeg);
-  const c = centroid(footprint);
-  // Rearmost extent of the footprint along the facing.
-  const back = Math.min(...footprint.map((p) => (p.x - c.x) * f.x + (p.y - c.y) * f.y));
-  const spacing = 0.42;
-  const start = -((u.dps - 1) * spacing) / 2;
-  for (let i = 0; i < u.dps; i++) {
-    const along = start + i * spacing;
-    const p = { x: c.x + f.x * (back - 0.35) + r.x * along, y: c.y + f.y * (back - 0.35) + r.y * along };
-    g.append(s("circle", { class: "dp", cx: fmt(p.x), cy: fmt(depth - p.y), r: 0.15 }));
-  }
-  return g;
+// The unit's markers as one row, drawn in screen pixels about (0, 0) with
+// its bottom edge at y = 0: the map moves and scales the row over the unit
+// (transform), so it reads the same at any zoom. Each has its own tooltip.
+function drawMarkers(markers: Marker[]): SVGGElement {
+  const { slots, width } = layoutRow(markers.map((m) => m.width));
+  const row = s("g", { class: "markers", "data-width": fmt(width), "data-height": MARKER_PX });
+  const r = MARKER_PX / 2;
+  markers.forEach((m, i) => {
+    const slot = slots[i]!;
+    const cx = slot.x + slot.width / 2;
+    const shape =
+      slot.width > MARKER_PX
+        ? s("rect", { x: fmt(slot.x), y: -MARKER_PX, width: fmt(slot.width), height: MARKER_PX, rx: r })
+        : s("circle", { cx: fmt(cx), cy: -r, r });
+    const attrs =
+      m.kind === "dps"
+        ? { class: "marker dps", "data-dps": m.key }
+        : m.kind === "status"
+          ? { class: "marker status", "data-status": m.key }
+          : { class: "marker last-seen-turn", "data-turn": m.key };
+    if (m.kind === "dps") shape.setAttribute("class", "dp");
+    row.append(
+      s("g", attrs, s("title", {}, m.title), shape, s("text", { x: fmt(cx), y: -r, "aria-hidden": "true" }, m.text)),
+    );
+  });
+  return row;
 }
 
-// Status badges ahead of the unit's front (DP dots sit behind it), upright
-// whatever the facing.
-function drawBadges(u: UnitView, badges: string[], footprint: Vec[], depth: number): SVGGElement {
-  const f = facingVector(u.facingDeg);
-  const c = centroid(footprint);
-  const front = Math.max(...footprint.map((p) => (p.x - c.x) * f.x + (p.y - c.y) * f.y));
-  const text = badges.join(" · ");
-  const width = 0.42 * text.length + 0.4;
-  const height = 0.8;
-  // Far enough ahead that the badge box clears the front edge at any facing.
-  const reach = front + 0.25 + Math.abs(f.x) * (width / 2) + Math.abs(f.y) * (height / 2);
-  const at = { x: c.x + f.x * reach, y: c.y + f.y * reach };
-  const x = at.x - width / 2;
-  const y = depth - at.y - height / 2;
-  return s(
-    "g",
-    { class: "badges" },
-    s("rect", { x: fmt(x), y: fmt(y), width: fmt(width), height: fmt(height), rx: 0.25 }),
-    s("text", { x: fmt(at.x), y: fmt(y + 0.6) }, text),
-  );
-}
-
-export function unitSummary(u: UnitView): string {
+// The unit's tooltip and accessible name. `sideName` is the side's name as
+// the view gives it (GameView.sides), its id when it has none.
+export function unitSummary(u: UnitView, label: StatusLabel = plainStatus, sideName = u.side): string {
   const kind = UNIT_KIND_LABEL[u.kind] ?? "Unit";
   const who = u.name || u.id;
-  const parts = [`${who} (${kind.toLowerCase()}, ${u.side || "unknown side"})`, KNOWLEDGE_LABEL[u.knowledge] ?? ""];
+  const parts = [`${who} (${kind.toLowerCase()}, ${sideName || "unknown side"})`, KNOWLEDGE_LABEL[u.knowledge] ?? ""];
   if (u.formation) parts.push(u.formation);
   if (u.dps > 0) parts.push(`${u.dps} DP`);
-  if (u.status.length > 0) parts.push(u.status.join(", "));
+  if (u.status.length > 0) parts.push(u.status.map(label).join(", "));
   if (u.knowledge === Knowledge.LAST_SEEN && u.lastSeenTurn > 0) parts.push(`last seen turn ${u.lastSeenTurn}`);
   return parts.filter(Boolean).join(" — ");
 }

@@ -1,6 +1,7 @@
 // Table geometry for drawing. Table coordinates: origin at the south-west
 // corner, x east, y north, in table units (inches). SVG coordinates: the same
-// units with y flipped so north is up on screen: svg = (x, depth - y).
+// units, y down; orientation.ts maps one to the other (north up, or the table
+// turned to a seat's own edge).
 // Facing: degrees clockwise from north (0 faces +y, 90 faces +x).
 
 export interface Vec {
@@ -24,14 +25,6 @@ export interface ViewBox {
 }
 
 const DEG = Math.PI / 180;
-
-export function tableToSvg(p: Vec, tableDepth: number): Vec {
-  return { x: p.x, y: tableDepth - p.y };
-}
-
-export function svgToTable(p: Vec, tableDepth: number): Vec {
-  return { x: p.x, y: tableDepth - p.y };
-}
 
 // Unit vector the facing points to, in table coordinates.
 export function facingVector(facingDeg: number): Vec {
@@ -81,11 +74,6 @@ export function bounds(points: readonly Vec[]): ViewBox {
     maxY = Math.max(maxY, p.y);
   }
   return { x: minX, y: minY, w: maxX - minX, h: maxY - minY };
-}
-
-// "x,y x,y ..." for an SVG points attribute, already flipped to SVG space.
-export function svgPoints(points: readonly Vec[], tableDepth: number): string {
-  return points.map((p) => `${fmt(p.x)},${fmt(tableDepth - p.y)}`).join(" ");
 }
 
 export function fmt(n: number): string {

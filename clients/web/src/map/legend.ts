@@ -1,7 +1,9 @@
-// The key to the map: the terrain kinds present on this table and the ways a
-// unit can be known.
+// The key to the map: the terrain kinds present on this table, the ways a
+// unit can be known, and the markers of the statuses units have now.
 import { Knowledge, TerrainKind, type GameView } from "@gen/galloper/v1/game_pb";
+import type { Vocabulary } from "../game/ruleset";
 import { h, s } from "../ui/dom";
+import { statusGlyph } from "./markers";
 import { KNOWLEDGE_CLASS, KNOWLEDGE_LABEL, hillFill, sideColour, terrainStyle } from "./style";
 
 function swatch(kind: TerrainKind): SVGSVGElement {
@@ -30,7 +32,13 @@ function unitSwatch(knowledge: Knowledge, colour: string): SVGSVGElement {
   return s("svg", { class: "swatch", viewBox: "0 0 3 2", width: 30, height: 20, "aria-hidden": "true" }, g);
 }
 
-export function renderLegend(view: GameView): HTMLElement {
+// The statuses of the units in view, once each, in the order first met.
+export function statusesInView(view: Pick<GameView, "units">): string[] {
+  return [...new Set(view.units.flatMap((u) => u.status.filter((k) => k.trim() !== "")))];
+}
+
+export function renderLegend(view: GameView, words?: Vocabulary): HTMLElement {
+  const statusLabel = (k: string) => (words ? words.statusLabel(k) : k);
   const kinds = [...new Set(view.terrain.map((t) => t.kind))].sort(
     (a, b) => terrainStyle(a).layer - terrainStyle(b).layer || a - b,
   );
@@ -64,7 +72,10 @@ export function renderLegend(view: GameView): HTMLElement {
             h("li", {}, h("span", { class: "side-chip", style: `background:${sideColour(side.id, view.sides)}` }), `${side.name || side.id}${side.attacker ? " (attacker)" : ""}`),
           )),
       ...unitRows.map(([k, colour, label]) => h("li", {}, unitSwatch(k, colour), label)),
-      h("li", {}, h("span", { class: "dp-chip" }), "Disorder point (DP)"),
+      h("li", {}, h("span", { class: "dp-chip" }, "2"), "Disorder points (DPs)"),
+      ...statusesInView(view).map((k) =>
+        h("li", { "data-status": k }, h("span", { class: "status-chip" }, statusGlyph(k, statusLabel(k))), statusLabel(k)),
+      ),
     ),
     kinds.length > 0
       ? h("ul", { class: "legend-terrain" }, ...kinds.map((k) => h("li", {}, swatch(k), terrainStyle(k).label)))

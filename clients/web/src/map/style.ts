@@ -94,26 +94,3 @@ export function unitLayer(kind: UnitKind, knowledge: Knowledge): number {
   if (kind === UnitKind.MARKER) return 2;
   return 1;
 }
-
-// Short badge text for a status word: "halted" -> "Halt".
-const STATUS_ABBREV: Record<string, string> = {
-  halted: "Halt",
-  inspired: "Insp",
-  limbered: "Limb",
-  abandoned: "Abnd",
-  disordered: "Dis",
-  routing: "Rout",
-  broken: "Brkn",
-  shaken: "Shk",
-  steady: "Stdy",
-  "fired": "Fired",
-  "charged": "Chgd",
-  "destroyed": "Dest",
-};
-
-export function statusBadge(status: string): string {
-  const s = status.trim().toLowerCase();
-  if (STATUS_ABBREV[s]) return STATUS_ABBREV[s]!;
-  const word = s.split(/\s+/)[0] ?? "";
-  return word.slice(0, 4).replace(/^./, (c) => c.toUpperCase());
-}

@@ -1,28 +1,40 @@
 // The interactive map: an SVG of the table, pan (drag, arrows), zoom (wheel,
 // pinch, buttons, +/-), select a unit (click or tap, or Tab then Enter/Space).
+// A seat's map is turned to its side's own edge (orientation.ts); names and
+// markers keep their size on screen and names are placed clear of each other
+// (declutter.ts) at every zoom.
 import type { GameView } from "@gen/galloper/v1/game_pb";
 import type { Vocabulary } from "../game/ruleset";
 import { clear, h, s } from "../ui/dom";
-import { drawDefs, drawTable, drawTerrain, drawUnits } from "./draw";
+import { declutterLabels, labelPriority, labelSize, type Box, type LabelRequest } from "./declutter";
+import { drawDefs, drawTable, drawTerrain, drawUnits, unitRects } from "./draw";
 import { drawGhost, drawRanges } from "./drawPreview";
+import { decideTurn, frameOf, toScreen, toTable, turnKey, type TableFrame } from "./orientation";
 import type { Placement, Preview } from "./preview";
 import {
+  bounds,
   clientToSvg,
+  fmt,
   fitViewBox,
   panViewBox,
   viewBoxAttr,
   withAspect,
   zoomViewBox,
+  type Vec,
   type ViewBox,
 } from "./geometry";
 
 export interface TableMapOptions {
   onSelect: (unitId: string | null) => void;
+  // Where a seat's turn of the table is kept across reloads (localStorage),
+  // so the map does not flip when its army has crossed the middle.
+  turnMemory?: Pick<Storage, "getItem" | "setItem"> | null;
 }
 
 const ZOOM_STEP = 1.25;
 const DRAG_THRESHOLD_PX = 4;
-const LABELS_FROM_PX_PER_UNIT = 18;
+// Between a unit and its markers above it, on screen.
+const MARKER_LIFT_PX = 2;
 
 export class TableMap {
   readonly root: HTMLDivElement;
@@ -34,8 +46,13 @@ export class TableMap {
   private readonly rangeLayer: SVGGElement;
   private readonly ghostLayer: SVGGElement;
   private readonly scaleBar: HTMLDivElement;
+  private readonly north: HTMLDivElement;
   private view: GameView | null = null;
-  // The ruleset's words (Joined.ruleset): the scale bar's unit.
+  private turned = false;
+  // The zoom the names and markers were last laid out for (0: lay out again).
+  private laidOutAt = 0;
+  // The ruleset's words (Joined.ruleset): the scale bar's unit, the
+  // statuses' tooltips.
   private words: Vocabulary | null = null;
   private vb: ViewBox | null = null;
   private selectedId: string | null = null;
@@ -75,8 +92,9 @@ export class TableMap {
       button("⤢", "Fit the table", "fit-map", () => this.fit()),
     );
     this.scaleBar = h("div", { class: "scale-bar", "aria-hidden": "true" });
-    const north = h("div", { class: "north-arrow", "aria-label": "North is up" }, "N ↑");
-    this.root = h("div", { class: "map-wrap" }, this.svg, controls, north, this.scaleBar);
+    this.north = h("div", { class: "north-arrow", "data-testid": "north-arrow" });
+    this.showNorth();
+    this.root = h("div", { class: "map-wrap" }, this.svg, controls, this.north, this.scaleBar);
 
     this.svg.addEventListener("pointerdown", (e) => this.onPointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
@@ -100,25 +118,42 @@ export class TableMap {
   }
 
   update(view: GameView): void {
-    const first = this.view === null || this.view.tableWidth !== view.tableWidth || this.view.tableDepth !== view.tableDepth;
+    let first = this.view === null || this.view.tableWidth !== view.tableWidth || this.view.tableDepth !== view.tableDepth;
     this.view = view;
+    const turned = this.decideTurn(view);
+    if (turned !== this.turned) {
+      this.turned = turned;
+      this.showNorth();
+      first = true; // the old view box shows the other end of the table
+    }
     this.svg.setAttribute("data-table-width", String(view.tableWidth));
     this.svg.setAttribute("data-table-depth", String(view.tableDepth));
-    replace(this.tableLayer, drawTable(view));
-    replace(this.terrainLayer, drawTerrain(view));
+    this.svg.setAttribute("data-turned", String(this.turned));
+    const frame = this.frame();
+    replace(this.tableLayer, drawTable(frame));
+    replace(this.terrainLayer, drawTerrain(view, frame));
     this.drawUnitsKeepingFocus();
     if (first) this.fit();
     else this.applyViewBox();
   }
 
   // What the table page wants drawn around the selection: rings and arc for
-  // a placement, the ghost path of an order being edited. null clears.
-  setOverlay(ranges: Placement | null, ghost: Preview | null): void {
+  // a placement, the ghost path of an order being edited in `colour` (the
+  // moving unit's side's). null clears.
+  setOverlay(ranges: Placement | null, ghost: Preview | null, colour = ""): void {
     clear(this.rangeLayer);
     clear(this.ghostLayer);
     if (!this.view) return;
-    if (ranges) this.rangeLayer.append(drawRanges(ranges, this.view.tableDepth));
-    if (ghost && ghost.steps.length > 0) this.ghostLayer.append(drawGhost(ghost, this.view.tableDepth));
+    const frame = this.frame();
+    if (ranges) this.rangeLayer.append(drawRanges(ranges, frame));
+    if (ghost && ghost.steps.length > 0) this.ghostLayer.append(drawGhost(ghost, frame, colour));
+  }
+
+  // The table point under a pointer (client pixels), whichever way up the
+  // table is drawn; null before the first view.
+  tableAt(clientX: number, clientY: number): Vec | null {
+    if (!this.vb || !this.view) return null;
+    return toTable(this.frame(), clientToSvg(clientX, clientY, this.svg.getBoundingClientRect(), this.vb));
   }
 
   select(unitId: string | null): void {
@@ -129,6 +164,8 @@ export class TableMap {
       g.classList.toggle("selected", on);
       g.setAttribute("aria-pressed", on ? "true" : "false");
     }
+    // The selected unit's name is placed before others'.
+    this.layoutMarks();
     this.opts.onSelect(unitId);
   }
 
@@ -138,7 +175,7 @@ export class TableMap {
     if (!u || !this.vb || !this.view) return;
     const at = u.position ?? u.bases[0]?.center;
     if (!at) return;
-    const p = { x: at.x, y: this.view.tableDepth - at.y };
+    const p = toScreen(this.frame(), at);
     const inset = 0.1;
     const vb = this.vb;
     const inside =
@@ -173,11 +210,46 @@ export class TableMap {
 
   // ---- internals ----
 
+  private frame(): TableFrame {
+    return frameOf(this.view ?? { tableWidth: 0, tableDepth: 0 }, this.turned);
+  }
+
+  private decideTurn(view: GameView): boolean {
+    const key = turnKey(view);
+    const memory = this.opts.turnMemory;
+    let remembered: boolean | null = null;
+    try {
+      const kept = view.side ? memory?.getItem(key) : null;
+      if (kept === "true" || kept === "false") remembered = kept === "true";
+    } catch {
+      /* storage unavailable: decide from the view alone */
+    }
+    const { turned, keep } = decideTurn(view, remembered);
+    if (keep) {
+      try {
+        memory?.setItem(key, String(turned));
+      } catch {
+        /* not kept: decided again on the next load */
+      }
+    }
+    return turned;
+  }
+
+  private showNorth(): void {
+    this.north.textContent = this.turned ? "N ↓" : "N ↑";
+    this.north.setAttribute(
+      "aria-label",
+      this.turned ? "North is down: the table is turned to your side's edge" : "North is up",
+    );
+    this.north.title = this.north.getAttribute("aria-label")!;
+  }
+
   private drawUnitsKeepingFocus(): void {
     if (!this.view) return;
     const focusedId = (document.activeElement as SVGElement | null)?.dataset?.unitId;
     if (this.selectedId && !this.view.units.some((u) => u.id === this.selectedId)) this.select(null);
-    replace(this.unitLayer, drawUnits(this.view, this.selectedId));
+    replace(this.unitLayer, drawUnits(this.view, this.selectedId, this.frame(), (k) => this.statusLabel(k)));
+    this.laidOutAt = 0;
     if (focusedId) {
       this.unitLayer.querySelector<SVGGElement>(`g.unit[data-unit-id="${CSS.escape(focusedId)}"]`)?.focus();
     }
@@ -190,12 +262,64 @@ export class TableMap {
     // Text stays the same size on screen at any zoom: CSS sizes it in
     // multiples of one screen pixel expressed in table units.
     this.svg.style.setProperty("--px", String(1 / pxPerUnit));
-    this.svg.classList.toggle("show-labels", pxPerUnit >= LABELS_FROM_PX_PER_UNIT);
+    // Panning keeps every name clear of the others; a zoom moves them.
+    if (pxPerUnit !== this.laidOutAt) this.layoutMarks();
     this.updateScaleBar(pxPerUnit);
+  }
+
+  // Places each unit's markers just above it on screen and its name where it
+  // overlaps no other name and no markers, or leaves the name out, in screen
+  // pixels for the zoom now (declutter.ts).
+  private layoutMarks(): void {
+    if (!this.view || !this.vb) return;
+    const k = this.pixelWidth() / this.vb.w;
+    this.laidOutAt = k;
+    const frame = this.frame();
+    const drawn = new Map<string, SVGGElement>();
+    for (const g of this.unitLayer.querySelectorAll<SVGGElement>("g.unit")) drawn.set(g.dataset.unitId ?? "", g);
+    const requests: LabelRequest[] = [];
+    const rows: Box[] = [];
+    const bodies: { id: string; box: Box }[] = [];
+    const labels = new Map<string, SVGTextElement>();
+    this.view.units.forEach((u, order) => {
+      const g = drawn.get(u.id);
+      if (!g) return;
+      const b = bounds(unitRects(u).flat().map((p) => toScreen(frame, p)));
+      const around = { x: b.x * k, y: b.y * k, w: b.w * k, h: b.h * k };
+      bodies.push({ id: u.id, box: around });
+      const markers = g.querySelector<SVGGElement>("g.markers");
+      if (markers) {
+        const w = Number(markers.dataset.width) || 0;
+        const hgt = Number(markers.dataset.height) || 0;
+        const cx = around.x + around.w / 2;
+        const bottom = around.y - MARKER_LIFT_PX;
+        rows.push({ x: cx - w / 2, y: bottom - hgt, w, h: hgt });
+        markers.setAttribute("transform", `translate(${fmt(cx / k)} ${fmt(bottom / k)}) scale(${1 / k})`);
+      }
+      const label = g.querySelector<SVGTextElement>("text.unit-label");
+      if (label) {
+        labels.set(u.id, label);
+        requests.push({ id: u.id, priority: labelPriority(u, this.selectedId), order, around, ...labelSize(label.textContent ?? "") });
+      }
+    });
+    for (const [id, box] of declutterLabels(requests, rows, bodies)) {
+      const label = labels.get(id)!;
+      label.classList.toggle("label-hidden", box === null);
+      if (!box) continue;
+      label.setAttribute("x", fmt((box.x + box.w / 2) / k));
+      label.setAttribute("y", fmt((box.y + box.h / 2) / k));
+    }
   }
 
   setVocabulary(words: Vocabulary): void {
     this.words = words;
+    if (this.view) this.drawUnitsKeepingFocus();
+    this.applyViewBox();
+  }
+
+  // The ruleset's word for a unit's status.
+  private statusLabel(key: string): string {
+    return this.words ? this.words.statusLabel(key) : key;
   }
 
   // The ruleset's word for the unit; before it is known, the view's.

@@ -10,6 +10,7 @@ import { GalloperError } from "../protocol/errors";
 import { ErrorCode, GameSettingsSchema, type Envelope, type GameSettings, type Joined } from "@gen/galloper/v1/protocol_pb";
 import { initialLife, lifeReducer, type LifeAction, type LifeState } from "../game/life";
 import { renderLegend } from "../map/legend";
+import { ghostColour } from "../map/drawPreview";
 import { placementOf, previewPath } from "../map/preview";
 import { sideColour, KNOWLEDGE_CLASS } from "../map/style";
 import { TableMap } from "../map/tableMap";
@@ -138,6 +139,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
       if (id) umpire.pickUnit(id); // the umpire's edit changes the unit picked on the map
       updateOverlay();
     },
+    turnMemory: storage(),
   });
 
   // Keyboard users reach the orders without tabbing through every unit.
@@ -176,7 +178,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     document.title = `${v.title || "Game"} — ${seat} — Galloper`;
     map.update(v);
     clear(legendSlot);
-    legendSlot.append(renderLegend(v));
+    legendSlot.append(renderLegend(v, words));
     renderUnitList(v);
     datalists.replaceChildren(editorDatalists(v, words));
     const sel = map.selected;
@@ -304,7 +306,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     const d = active && about(active) ? active : play.decisions.find(about);
     const steps = d ? play.drafts[d.id]! : [];
     const ghost = steps.length ? previewPath(u, steps.map((st) => ({ ...st, to: { x: st.toX, y: st.toY } }))) : null;
-    map.setOverlay(placementOf(u), ghost);
+    map.setOverlay(placementOf(u), ghost, view ? ghostColour(u.side, view.sides) : "");
   }
 
   async function submit(d: Decision, answer: ReturnType<typeof create<typeof AnswerSchema>>): Promise<void> {
@@ -466,6 +468,15 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     banner.destroy();
     map.destroy();
   };
+}
+
+// This browser's localStorage, where it may be used.
+function storage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
 }
 
 function toStep(d: DraftStep) {
