@@ -39,28 +39,12 @@ ControlTestRoll roll_control_test(Dice& dice, int modifier, bool continuing) {
   return r;
 }
 
-std::string_view to_string(LeaderFate f) {
-  switch (f) {
-    case LeaderFate::kUnhurt: return "unhurt";
-    case LeaderFate::kNearMiss: return "near miss";
-    case LeaderFate::kWounded: return "wounded";
-    case LeaderFate::kKilled: return "killed";
-  }
-  return "";
-}
-
-LeaderFate leader_hit_result(int second_die, int wounds_before) {
-  if (second_die <= 1) return LeaderFate::kKilled;
-  if (second_die <= 4) return wounds_before > 0 ? LeaderFate::kKilled : LeaderFate::kWounded;
-  return LeaderFate::kNearMiss;
-}
-
 LeaderRiskRoll roll_risk_to_leader(Dice& dice, int wounds_before) {
   LeaderRiskRoll r;
   r.first = dice.d6();
   if (r.first != 1) return r;
   r.second = dice.d6();
-  r.fate = leader_hit_result(r.second, wounds_before);
+  r.fate = leader_hit_result(r.second, static_cast<std::uint32_t>(wounds_before));
   return r;
 }
 

@@ -7,6 +7,7 @@
 
 #include "rules/cfeo/table_terms.hpp"
 #include "rules/core/dice.hpp"
+#include "rules/core/leader_risk.hpp"
 
 namespace galloper::rules::cfeo::tables {
 
@@ -46,13 +47,12 @@ ControlTestRoll roll_control_test(Dice& dice, int modifier, bool continuing);
 
 // ---- Risk to Leader ----
 
-enum class LeaderFate : std::uint8_t { kUnhurt, kNearMiss, kWounded, kKilled };
-std::string_view to_string(LeaderFate f);
+using rules::LeaderFate;
 
 // Once hit (a 1), "Roll again: 1 = Killed. 2-4 = Wounded. Loose 1 action.
 // Killed on 2nd wound. 5-6 = Near miss." The same table as Malbrook's
-// leader_hit_result (rules/malbrook/damage.hpp), word for word.
-LeaderFate leader_hit_result(int second_die, int wounds_before);
+// (rules/core/leader_risk.hpp), word for word: leader_hit_result there.
+using rules::leader_hit_result;
 
 // "Wounded. Loose 1 action."
 inline constexpr int kWoundActionsLost = 1;

@@ -15,8 +15,6 @@ namespace galloper::rules::cfeo {
 
 namespace {
 
-tables::Grade table_grade(Grade g) { return static_cast<tables::Grade>(static_cast<int>(g)); }
-
 std::string when(const GameState& s) {
   return "turn " + std::to_string(s.turn) + ", " + std::string(to_string(s.phase)) + " phase";
 }
@@ -28,7 +26,7 @@ void redress(GameState& s, std::vector<Event>& ev) {
   for (Unit& u : s.units) {
     if (u.dps == 0) continue;
     tables::RedressTerms terms;
-    terms.grade = table_grade(u.grade);
+    terms.grade = u.grade;
     terms.stationary = true;
     terms.under_fire = u.under_fire;
     terms.dps_from_artillery_this_turn = u.artillery_dps;

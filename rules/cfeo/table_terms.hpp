@@ -1,18 +1,20 @@
 #pragma once
 // The words the dice tables of Close Fire & European Order take as inputs:
-// grades, arms, and a modifier with its reason.
+// grades (the state's own), the tables' three arms, and a modifier with its
+// reason.
 //
-// The tables live in their own namespace, cfeo::tables, so that the engine
-// (state, phases: written alongside, in cfeo::) may name its own Grade or
-// Formation without a clash; it maps its state onto these plain inputs when
-// it calls a table.
+// The tables live in their own namespace, cfeo::tables: their words (the
+// arms of the sheet's rows, a ControlResult) stay apart from the state's;
+// the engine maps its pieces onto these plain inputs when it calls a table.
 #include <cstdint>
 #include <string_view>
 
+#include "rules/cfeo/types.hpp"
+
 namespace galloper::rules::cfeo::tables {
 
-// A is the best grade, E the worst.
-enum class Grade : std::uint8_t { kA, kB, kC, kD, kE };
+// A is the best grade, E the worst: the state's own (types.hpp).
+using cfeo::Grade;
 
 // "Equal or higher grade": A is higher than B, and so on.
 constexpr bool equal_or_higher(Grade a, Grade than) {

@@ -191,12 +191,6 @@ void add_dps(GameState& s, Gun& g, int n, DpCause cause, std::vector<Event>& eve
   }
 }
 
-LeaderFate leader_hit_result(int die, std::uint32_t wounds_before) {
-  if (die <= 1) return LeaderFate::kKilled;
-  if (die <= 4) return wounds_before > 0 ? LeaderFate::kKilled : LeaderFate::kWounded;
-  return LeaderFate::kNearMiss;
-}
-
 void apply_leader_fate(GameState& s, Leader& l, LeaderFate fate, std::vector<DieRoll> dice, std::string why,
                        std::vector<Event>& events) {
   Event e;

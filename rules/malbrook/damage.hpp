@@ -48,6 +48,7 @@
 
 #include "rules/core/decision.hpp"
 #include "rules/core/dice.hpp"
+#include "rules/core/leader_risk.hpp"
 #include "rules/malbrook/state.hpp"
 
 namespace galloper::rules::malbrook {
@@ -83,9 +84,9 @@ DamageResult inflict_damage(GameState& s, Brigade& b, int dps, int casualties, D
 
 // ---- Risk to leaders ----
 
-enum class LeaderFate : std::uint8_t { kUnhurt, kNearMiss, kWounded, kKilled };
-// The second roll once hit: 1 killed, 2-4 wounded (killed if already wounded), 5-6 near miss.
-LeaderFate leader_hit_result(int die, std::uint32_t wounds_before);
+// The second roll once hit (rules/core/leader_risk.hpp, shared with CF&EO).
+using rules::LeaderFate;
+using rules::leader_hit_result;
 
 void risk_to_attached_leaders(GameState& s, const Brigade& b, RiskCause cause, Dice& dice,
                               std::vector<Event>& events);

@@ -184,7 +184,7 @@ TEST(CfeoScenario, EachMistakeIsNamedAtItsField) {
 }
 
 TEST(CfeoScenario, AThirdSideIsRefused) {
-  const std::string third = replaced(kSmall, "victory {", "cfeo { sides { id: \"saxons\" } }\nvictory {");
+  const std::string third = replaced(kSmall, "  sides {\n    id: \"danes\"", "  sides { id: \"saxons\" }\n  sides {\n    id: \"danes\"");
   const auto found = problems(third);
   EXPECT_NE(std::find(found.begin(), found.end(), "cfeo.sides[2]: a scenario has exactly two sides; this one has 3"),
             found.end());
