@@ -5,6 +5,7 @@
 
 #include "rules/cfeo/command_tables.hpp"
 #include "rules/cfeo/fire.hpp"
+#include "rules/cfeo/movement.hpp"
 #include "rules/cfeo/seats.hpp"
 #include "rules/cfeo/sequence.hpp"
 #include "rules/cfeo/sight.hpp"
@@ -20,14 +21,14 @@ std::string when(const GameState& s) {
 }
 
 // "Morale Phase. ... Redress Ranks": every unit not in combat and without
-// DPs from artillery fire this turn removes DPs by its grade. No unit moves
-// yet, so each is stationary.
+// DPs from artillery fire this turn removes DPs by its grade, more when it
+// has not moved.
 void redress(GameState& s, std::vector<Event>& ev) {
   for (Unit& u : s.units) {
     if (u.dps == 0) continue;
     tables::RedressTerms terms;
     terms.grade = u.grade;
-    terms.stationary = true;
+    terms.stationary = !u.moved;
     terms.under_fire = u.under_fire;
     terms.dps_from_artillery_this_turn = u.artillery_dps;
     const int removed = std::min(tables::redress_allowance(terms), static_cast<int>(u.dps));
@@ -58,6 +59,14 @@ void close_half(GameState& s, const std::vector<Decision>& owed, std::vector<Eve
   if (s.phase == Phase::kMorale && last_half) redress(s, ev);
 }
 
+// The answer is for a decision pending now, of its seat, and legal.
+Verdict check_against(const GameState& s, const std::vector<Decision>& owed, const Answer& a) {
+  const auto found = addressed(owed, a, when(s), kUmpireSeat);
+  if (!found) return found.error();
+  if (s.phase == Phase::kMovement) return movement_check(s, *found.value(), a);
+  return listed_option(*found.value(), a);
+}
+
 }  // namespace
 
 bool finished(const GameState& s) { return s.ended; }
@@ -68,6 +77,7 @@ std::vector<Decision> pending(const GameState& s) {
     case Phase::kBombardment:
     case Phase::kMusketry:
     case Phase::kCloseArtillery: return fire_pending(s, sight_table(s));
+    case Phase::kMovement: return movement_pending(s);
     default: return {};
   }
 }
@@ -75,34 +85,36 @@ std::vector<Decision> pending(const GameState& s) {
 Verdict check(const GameState& s, const Answer& a) {
   if (finished(s)) return reject("game_over", "The game is over.");
   const auto owed = pending(s);
-  const auto found = addressed(owed, a, when(s), kUmpireSeat);
-  if (!found) return found.error();
-  return listed_option(*found.value(), a);
+  return check_against(s, owed, a);
 }
 
 Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& answers, Dice& dice) {
   if (finished(state)) return reject("game_over", "The game is over.");
   const auto owed = pending(state);
-  const std::string now = when(state);
-  if (auto ok = check_step(owed, answers,
-                           [&](const Answer& a) -> Verdict {
-                             const auto found = addressed(owed, a, now, kUmpireSeat);
-                             if (!found) return found.error();
-                             return listed_option(*found.value(), a);
-                           });
-      !ok) {
+  if (auto ok = check_step(owed, answers, [&](const Answer& a) { return check_against(state, owed, a); }); !ok) {
     return ok.error();
   }
   StepResult r{state, {}};
   if (!r.next.started) {
     start(r.next, dice, r.events);
+  } else if (r.next.phase == Phase::kMovement && !r.next.move_orders) {
+    // The move dice: the orders follow in the same half.
+    if (auto ok = resolve_movement(r.next, answers, dice, r.events); !ok) return ok.error();
   } else {
-    resolve_fire(r.next, answers, dice, r.events);
+    if (r.next.phase == Phase::kMovement) {
+      if (auto ok = resolve_movement(r.next, answers, dice, r.events); !ok) return ok.error();
+    } else {
+      resolve_fire(r.next, answers, dice, r.events);
+    }
     close_half(r.next, owed, r.events);
     advance(r.next, dice, r.events);
   }
   // Run on through everything that needs no decision.
   while (!r.next.ended && pending(r.next).empty()) {
+    if (r.next.phase == Phase::kMovement && !r.next.move_orders) {
+      r.next.move_orders = true;  // no dice owed: on to the orders
+      continue;
+    }
     close_half(r.next, {}, r.events);
     advance(r.next, dice, r.events);
   }

@@ -24,6 +24,18 @@ RulesetInfo ruleset_info() {
                   Phase::kCombat, Phase::kMorale}) {
     r.phases.push_back(term_of(to_string(p)));
   }
+  r.decision_kinds = {
+      term_of("fire", "Fire", "A gun or a battalion: a target, reserve fire, or hold"),
+      term_of("move_dice", "Move dice", "Within 120 yards of the enemy: the dice of a tactical move"),
+      term_of("move", "Movement orders", "Steps within the move's yards"),
+  };
+  r.step_actions = {
+      {"forward", "Forward", {"distance"}},
+      {"wheel", "Wheel", {"pivot", "angle_deg"}},
+      {"about_face", "About face", {}},
+      {"formation", "Change formation", {"formation"}},
+  };
+  r.orders = {{"move", {"forward", "wheel", "about_face", "formation"}}};
   for (Formation f : {Formation::kLine, Formation::kAssaultColumn, Formation::kMarchColumn}) {
     r.formations.push_back(term_of(to_string(f)));
   }

@@ -16,6 +16,8 @@ const std::string& side_name(const GameState& s, Index side) { return s.sides[st
 void clear_turn_marks(GameState& s) {
   for (Unit& u : s.units) {
     u.fired = false;
+    u.moved = false;
+    u.allowance = -1;
     u.artillery_dps = false;
   }
   for (Gun& g : s.guns) {
@@ -48,6 +50,7 @@ void settle_first(GameState& s, Dice& dice, std::vector<Event>& ev) {
 void enter_phase(GameState& s, Phase p, std::vector<Event>& ev) {
   s.phase = p;
   s.half = 0;
+  s.move_orders = false;
   ev.push_back(public_event("phase", "Turn " + std::to_string(s.turn) + ": " + std::string(to_string(p)) + " phase" +
                                          (alternate(s) ? ", " + side_name(s, s.first) + " first." : ", both sides together.")));
 }
@@ -95,6 +98,7 @@ void start(GameState& s, Dice& dice, std::vector<Event>& ev) {
 void advance(GameState& s, Dice& dice, std::vector<Event>& ev) {
   if (alternate(s) && s.half == 0) {
     s.half = 1;
+    s.move_orders = false;
     ev.push_back(public_event("phase", "Turn " + std::to_string(s.turn) + ": " + std::string(to_string(s.phase)) +
                                            " phase, " + side_name(s, other(s, s.first)) + " now act."));
     return;

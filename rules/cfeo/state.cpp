@@ -40,6 +40,7 @@ StateHash state_hash(const GameState& s) {
   h.boolean(s.ended);
   h.i64(s.first);
   h.byte(s.half);
+  h.boolean(s.move_orders);
   h.u64(s.step);
   h.tag(2);
   h.u64(s.features.size());
@@ -95,6 +96,8 @@ StateHash state_hash(const GameState& s) {
     h.boolean(u.a_outrance);
     h.u32(u.ranks);
     h.boolean(u.fired);
+    h.boolean(u.moved);
+    h.i64(u.allowance);
     h.boolean(u.under_fire);
     h.boolean(u.artillery_dps);
   }

@@ -41,6 +41,8 @@ struct Unit {
   std::uint32_t ranks = 1;  // cavalry in line: ranks of bases deep
   // This turn:
   bool fired = false;           // gave fire (musketry)
+  bool moved = false;           // moved or manoeuvred
+  std::int32_t allowance = -1;  // yards the move dice gave this turn; -1: none rolled
   bool under_fire = false;      // was shot at
   bool artillery_dps = false;   // took DPs from artillery fire (no redress: "Redress Ranks")
 
@@ -168,6 +170,7 @@ struct GameState {
   bool ended = false;
   Index first = kNone;    // the side that acts first this turn
   std::uint8_t half = 0;  // alternate play: 0 while the first side acts, 1 the other
+  bool move_orders = false;  // movement phase: the move dice are settled, orders are owed
   std::uint64_t step = 0; // steps resolved
 };
 

@@ -196,15 +196,22 @@ TEST(CfeoMorale, RedressRemovesADpFromAStationaryCGradeUnitNotShotByGuns) {
   GameState s = started(initial_state(spec()));
   s.units[1].dps = 2;  // red_foot
   s.phase = Phase::kCommand;
+  s.guns[0].reserved = false;  // no close artillery
+  // Every order halts, so red's battalion stands still and nothing shoots
+  // at it before the morale phase.
+  std::vector<Event> events;
   FixedDice none({});
-  // Nothing is owed from the command phase to the morale phase (the guns
-  // reserved; red's battalion has nothing within close artillery range).
-  s.guns[0].reserved = false;
-  auto r = resolve(s, {}, none);
-  ASSERT_TRUE(r.ok()) << r.error().reason;
-  EXPECT_EQ(r->next.units[1].dps, 1u);
-  const auto redressed = std::find_if(r->events.begin(), r->events.end(), [](const Event& e) { return e.kind == "redress"; });
-  ASSERT_NE(redressed, r->events.end());
+  while (s.turn == 1) {
+    std::vector<Answer> answers;
+    for (const auto& d : pending(s)) answers.push_back(answer(d, d.default_option));
+    auto r = resolve(s, answers, none);
+    ASSERT_TRUE(r.ok()) << r.error().reason;
+    events.insert(events.end(), r->events.begin(), r->events.end());
+    s = r->next;
+  }
+  EXPECT_EQ(s.units[1].dps, 1u);
+  const auto redressed = std::find_if(events.begin(), events.end(), [](const Event& e) { return e.kind == "redress"; });
+  ASSERT_NE(redressed, events.end());
   EXPECT_EQ(plain_text(redressed->text), "red_foot redresses its ranks: 1 DP removed.");
 }
 
