@@ -62,7 +62,7 @@ export class OweBar {
             "aria-label": `${e.label}: ${WORD[e.status]}`,
           },
           h("span", { class: "owe-mark", "aria-hidden": "true" }, MARK[e.status]),
-          e.label,
+          h("span", { class: "owe-label" }, e.label),
         );
         b.addEventListener("click", () => this.open(e.decisionId));
         this.list.append(h("li", {}, b));
