@@ -383,6 +383,7 @@ class DecisionCard {
     this.refusal.textContent = refused ? `Refused: ${refused}` : "";
     this.answerNote.textContent = describeAnswer(d, answered, this.cb.vocabulary());
   }
+
   // Its subjects by name, each a link to the unit on the map.
   private renderSubjects(view: GameView | null): void {
     const d = this.decision;
