@@ -42,6 +42,7 @@ function received(page) {
       viewUnits: (g.lastView?.units ?? []).map((u) => u.id),
       decisions: g.play.decisions.map((d) => ({
         id: d.id,
+        seat: d.seat,
         kind: d.kind,
         prompt: d.prompt,
         options: d.options.map((o) => o.id),
@@ -92,8 +93,13 @@ async function checkOrdersPanel(s) {
       id: el.getAttribute("data-decision-id"),
       kind: el.getAttribute("data-kind"),
       prompt: el.querySelector(".decision-prompt")?.textContent ?? "",
-      options: [...el.querySelectorAll("button[data-option-id]")].map((b) => b.getAttribute("data-option-id")),
+      // Answer buttons, or on a read-only card (another seat's, on the
+      // umpire's page) the options listed without controls.
+      options: [...el.querySelectorAll("[data-option-id]")].map((b) => b.getAttribute("data-option-id")),
+      buttons: el.querySelectorAll("button[data-option-id]").length,
       hasEditor: !!el.querySelector(".step-editor"),
+      readOnly: el.getAttribute("data-readonly") === "true",
+      seatLabel: el.querySelector('[data-testid="decision-seat"]')?.textContent ?? "",
     })),
   );
   assert.deepEqual(
@@ -106,7 +112,17 @@ async function checkOrdersPanel(s) {
     assert.equal(c.kind, d.kind, `${s.seat}: card ${d.id} shows its kind`);
     assert.equal(c.prompt, d.prompt || d.id, `${s.seat}: card ${d.id} shows the server's prompt`);
     assert.deepEqual(c.options, d.options, `${s.seat}: card ${d.id} offers exactly the server's options`);
-    if (d.options.length === 0) assert.ok(c.hasEditor, `${s.seat}: card ${d.id} (no options) has an order editor`);
+    const theirs = !!d.seat && d.seat !== r.seat;
+    assert.equal(c.readOnly, theirs, `${s.seat}: card ${d.id} (seat ${d.seat}) is read-only exactly when another seat owes it`);
+    if (theirs) {
+      // The umpire sees every seat's decisions; answering them is refused, so none has a control.
+      assert.equal(c.buttons, 0, `${s.seat}: card ${d.id} has no answer buttons`);
+      assert.ok(!c.hasEditor, `${s.seat}: card ${d.id} has no order editor`);
+      assert.ok(c.seatLabel && !c.seatLabel.includes(d.seat), `${s.seat}: card ${d.id} names its seat, not its id: "${c.seatLabel}"`);
+    } else {
+      assert.equal(c.buttons, d.options.length, `${s.seat}: card ${d.id} has a button per option`);
+      if (d.options.length === 0) assert.ok(c.hasEditor, `${s.seat}: card ${d.id} (no options) has an order editor`);
+    }
   }
   const headline = await s.page.locator('[data-testid="orders-headline"]').innerText();
   assert.ok(headline.includes(`step ${r.step}`) || headline.includes(`Step ${r.step}`), `${s.seat}: headline names the step: "${headline}"`);

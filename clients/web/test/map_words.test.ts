@@ -24,6 +24,19 @@ describe("the map in the server's words and colours", () => {
     expect(text).not.toContain("french");
   });
 
+  it("gives a unit's tooltip its formation and troop type in the ruleset's words", () => {
+    const u = create(UnitViewSchema, { id: "a1", name: "Orkney", kind: UnitKind.BRIGADE, side: "allies", knowledge: Knowledge.OWN, formation: "march_column", troopType: "foot", status: ["under_fire"] });
+    const text = unitSummary(
+      u,
+      { statusLabel: () => "Under fire", formationLabel: () => "March column", troopTypeLabel: () => "Line infantry" },
+      "Allies",
+    );
+    expect(text).toContain("March column");
+    expect(text).toContain("Line infantry");
+    expect(text).toContain("Under fire");
+    expect(text).not.toMatch(/march_column|under_fire|\bfoot\b/);
+  });
+
   it("keys only the statuses units in view have, once each", () => {
     const view = create(GameViewSchema, {
       units: [

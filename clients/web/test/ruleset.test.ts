@@ -62,3 +62,16 @@ describe("a ruleset's words", () => {
     expect(w.statusLabel("halted")).toBe("halted");
   });
 });
+
+describe("a unit's words", () => {
+  it("formations and troop types as the ruleset labels them, the key for one it did not describe", () => {
+    const w = new Vocabulary(create(RulesetInfoSchema, {
+      formations: [{ key: "march_column", label: "March column" }],
+      troopTypes: [{ key: "horse", label: "Horse (cavalry)" }],
+    }));
+    expect(w.formationLabel("march_column")).toBe("March column");
+    expect(w.troopTypeLabel("horse")).toBe("Horse (cavalry)");
+    expect(w.formationLabel("square")).toBe("square");
+    expect(new Vocabulary().troopTypeLabel("foot")).toBe("foot");
+  });
+});

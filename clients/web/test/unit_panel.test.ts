@@ -32,4 +32,18 @@ describe("unit panel rows", () => {
     expect(labels).not.toContain("Disorder points");
     expect(labels).not.toContain("Casualties");
   });
+
+  it("names formations, statuses and troop types in the ruleset's words, never its keys", () => {
+    const words = {
+      statusLabel: (k: string) => ({ under_fire: "Under fire", halted: "Halted" })[k] ?? k,
+      formationLabel: (k: string) => ({ march_column: "March column" })[k] ?? k,
+      troopTypeLabel: (k: string) => ({ horse: "Horse" })[k] ?? k,
+    };
+    const u = create(UnitViewSchema, { id: "u2", side: "swedes", knowledge: Knowledge.OWN, formation: "march_column", troopType: "horse", status: ["under_fire", "halted"] });
+    const rows = unitRows(u, view, words);
+    expect(rows).toContainEqual(["Formation", "March column"]);
+    expect(rows).toContainEqual(["Troop type", "Horse"]);
+    expect(rows).toContainEqual(["Status", "Under fire, Halted"]);
+    expect(JSON.stringify(rows)).not.toMatch(/march_column|under_fire/);
+  });
 });

@@ -10,6 +10,11 @@ export interface NoticeItem {
   kind: string;
   text: string;
   at: number; // ms, when the page received it
+  // The step the notice names (GameNotice.step; 0 when it names none) and
+  // the step open when the page received it (null: none known yet). The
+  // banner's headline is only a notice about the open step (game/notices.ts).
+  step: bigint;
+  openStep: bigint | null;
 }
 
 export interface LifeState {
@@ -67,7 +72,7 @@ export function initialLife(gameId = ""): LifeState {
 
 export type LifeAction =
   | { type: "view"; view: GameView }
-  | { type: "notice"; notice: GameNotice; at: number }
+  | { type: "notice"; notice: GameNotice; at: number; openStep?: bigint | null }
   | { type: "chat"; message: ChatMessage }
   | { type: "events"; events: readonly Event[] }
   | { type: "eventsSince"; since: EventsSince }
@@ -103,7 +108,7 @@ export function lifeReducer(state: LifeState, action: LifeAction): LifeState {
     case "notice": {
       const n = action.notice;
       if (other(state, n.gameId)) return state;
-      const item: NoticeItem = { kind: n.kind, text: n.text, at: action.at };
+      const item: NoticeItem = { kind: n.kind, text: n.text, at: action.at, step: n.step, openStep: action.openStep ?? null };
       const notices = [...state.notices, item].slice(-MAX_NOTICES);
       const next: LifeState = { ...state, notices };
       if (n.kind === "ended") {

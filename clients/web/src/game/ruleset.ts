@@ -84,6 +84,16 @@ export class Vocabulary {
     return this.info?.statuses.find((t) => t.key === key)?.label || key;
   }
 
+  // A formation's word (UnitView.formation and an order's formation hold the key).
+  formationLabel(key: string): string {
+    return this.info?.formations.find((t) => t.key === key)?.label || key;
+  }
+
+  // A troop type's word (UnitView.troop_type holds the key).
+  troopTypeLabel(key: string): string {
+    return this.info?.troopTypes.find((t) => t.key === key)?.label || key;
+  }
+
   formations(): string[] {
     return (this.info?.formations ?? []).map((t) => t.key);
   }

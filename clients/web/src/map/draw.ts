@@ -26,6 +26,13 @@ import {
 // The ruleset's word for a status key (Vocabulary.statusLabel).
 export type StatusLabel = (status: string) => string;
 const plainStatus: StatusLabel = (k) => k;
+// The ruleset's words for a unit's tooltip: its statuses, and where given
+// its formations and troop types (Vocabulary has all three).
+export type UnitLabels = StatusLabel | { statusLabel: StatusLabel; formationLabel?: (key: string) => string; troopTypeLabel?: (key: string) => string };
+function labelsOf(l: UnitLabels): { status: StatusLabel; formation: (k: string) => string; troopType: (k: string) => string } {
+  if (typeof l === "function") return { status: l, formation: (k) => k, troopType: (k) => k };
+  return { status: (k) => l.statusLabel(k), formation: (k) => l.formationLabel?.(k) ?? k, troopType: (k) => l.troopTypeLabel?.(k) ?? k };
+}
 
 // Fill patterns referenced by styles.css (url(#pat-...)).
 export function drawDefs(): SVGDefsElement {
@@ -145,7 +152,7 @@ export function describeTerrain(t: TerrainView): string {
 }
 
 // Sorted for drawing: ghosts first, then troops, then leaders.
-export function drawUnits(view: GameView, selectedId: string | null, frame: TableFrame, label: StatusLabel = plainStatus): SVGGElement {
+export function drawUnits(view: GameView, selectedId: string | null, frame: TableFrame, label: UnitLabels = plainStatus): SVGGElement {
   const layer = s("g", { class: "units" });
   const units = [...view.units].sort((a, b) => unitLayer(a.kind, a.knowledge) - unitLayer(b.kind, b.knowledge));
   for (const u of units) layer.append(drawUnit(u, view, u.id === selectedId, frame, label));
@@ -163,7 +170,7 @@ export function unitRects(u: UnitView): [Vec, Vec, Vec, Vec][] {
   return [rectCorners({ center: p, width: size, depth: size * 0.6, facingDeg: u.facingDeg })];
 }
 
-export function drawUnit(u: UnitView, view: GameView, selected: boolean, frame: TableFrame, label: StatusLabel = plainStatus): SVGGElement {
+export function drawUnit(u: UnitView, view: GameView, selected: boolean, frame: TableFrame, label: UnitLabels = plainStatus): SVGGElement {
   const knowledge = KNOWLEDGE_CLASS[u.knowledge] ?? "unknown";
   const kind = (UNIT_KIND_LABEL[u.kind] ?? "Unit").toLowerCase();
   const summary = unitSummary(u, label, view.sides.find((x) => x.id === u.side)?.name || u.side);
@@ -201,7 +208,7 @@ export function drawUnit(u: UnitView, view: GameView, selected: boolean, frame: 
     g.append(s("polyline", { class: "barrel", points: screenPoints(frame, [centre, tip]) }));
   }
 
-  const markers = unitMarkers(u, label);
+  const markers = unitMarkers(u, labelsOf(label).status);
   if (markers.length > 0) g.append(drawMarkers(markers));
 
   // The name; the map places it (or leaves it out) where it clutters nothing.
@@ -240,13 +247,16 @@ function drawMarkers(markers: Marker[]): SVGGElement {
 
 // The unit's tooltip and accessible name. `sideName` is the side's name as
 // the view gives it (GameView.sides), its id when it has none.
-export function unitSummary(u: UnitView, label: StatusLabel = plainStatus, sideName = u.side): string {
+export function unitSummary(u: UnitView, label: UnitLabels = plainStatus, sideName = u.side): string {
+  const words = labelsOf(label);
   const kind = UNIT_KIND_LABEL[u.kind] ?? "Unit";
   const who = u.name || u.id;
   const parts = [`${who} (${kind.toLowerCase()}, ${sideName || "unknown side"})`, KNOWLEDGE_LABEL[u.knowledge] ?? ""];
-  if (u.formation) parts.push(u.formation);
+  if (u.troopType) parts.push(words.troopType(u.troopType));
+  if (u.formation) parts.push(words.formation(u.formation));
   if (u.dps > 0) parts.push(`${u.dps} DP`);
-  if (u.status.length > 0) parts.push(u.status.map(label).join(", "));
+  const statuses = u.status.filter(Boolean);
+  if (statuses.length > 0) parts.push(statuses.map(words.status).join(", "));
   if (u.knowledge === Knowledge.LAST_SEEN && u.lastSeenTurn > 0) parts.push(`last seen turn ${u.lastSeenTurn}`);
   return parts.filter(Boolean).join(" — ");
 }

@@ -248,7 +248,7 @@ export class TableMap {
     if (!this.view) return;
     const focusedId = (document.activeElement as SVGElement | null)?.dataset?.unitId;
     if (this.selectedId && !this.view.units.some((u) => u.id === this.selectedId)) this.select(null);
-    replace(this.unitLayer, drawUnits(this.view, this.selectedId, this.frame(), (k) => this.statusLabel(k)));
+    replace(this.unitLayer, drawUnits(this.view, this.selectedId, this.frame(), this.words ?? ((k: string) => this.statusLabel(k))));
     this.laidOutAt = 0;
     if (focusedId) {
       this.unitLayer.querySelector<SVGGElement>(`g.unit[data-unit-id="${CSS.escape(focusedId)}"]`)?.focus();

@@ -1,8 +1,9 @@
 // The banner above the seats bar: whether the game is paused, the step's
-// deadline counting down, and the latest notice the server pushed (pauses,
-// deadlines, defaults, broadcasts, the end, a rewind), with the earlier ones
-// folded underneath.
+// deadline counting down, and the newest notice the server pushed that still
+// applies (pauses, deadlines, defaults, broadcasts, the end, a rewind; the
+// rule is in game/notices.ts), with every other one folded underneath.
 import { NOTICE_TITLE, countdown, type LifeState, type NoticeItem } from "../game/life";
+import { bannerNotices } from "../game/notices";
 import { clear, h } from "./dom";
 
 export class NoticeBanner {
@@ -12,6 +13,7 @@ export class NoticeBanner {
   private readonly latest: HTMLElement;
   private readonly earlier: HTMLDetailsElement;
   private readonly earlierList: HTMLOListElement;
+  private readonly earlierSummary: HTMLElement;
   private readonly endButton: HTMLButtonElement;
   private life: LifeState | null = null;
   private timer: ReturnType<typeof setInterval> | undefined;
@@ -21,7 +23,8 @@ export class NoticeBanner {
     this.deadline = h("span", { class: "flag flag-deadline", "data-testid": "deadline-countdown", hidden: true });
     this.latest = h("span", { class: "notice-latest", "data-testid": "notice-latest" });
     this.earlierList = h("ol", { class: "notice-earlier", "data-testid": "notice-list" });
-    this.earlier = h("details", { class: "notice-more", hidden: true }, h("summary", {}, "Earlier notices"), this.earlierList);
+    this.earlierSummary = h("summary", {}, "Earlier notices");
+    this.earlier = h("details", { class: "notice-more", hidden: true }, this.earlierSummary, this.earlierList);
     this.endButton = h("button", { type: "button", class: "small", hidden: true, "data-testid": "show-reveal" }, "Result and dice check");
     this.endButton.addEventListener("click", showReveal);
     this.root = h(
@@ -35,14 +38,17 @@ export class NoticeBanner {
     );
   }
 
-  render(life: LifeState): void {
+  // `openStep`: the step open now, which a notice must be about to head the banner.
+  render(life: LifeState, openStep: bigint | null = null): void {
     this.life = life;
     this.paused.hidden = !life.paused || life.ended;
     this.endButton.hidden = !life.ended;
     this.root.dataset.paused = String(life.paused);
     this.root.dataset.ended = String(life.ended);
-    const last = life.notices[life.notices.length - 1];
+    const shown = bannerNotices(life.notices, { openStep, paused: life.paused, ended: life.ended });
+    const last = shown.headline;
     clear(this.latest);
+    this.latest.hidden = !last;
     if (last) {
       this.latest.dataset.kind = last.kind;
       this.latest.append(noticeLine(last));
@@ -50,8 +56,13 @@ export class NoticeBanner {
       delete this.latest.dataset.kind;
     }
     clear(this.earlierList);
-    for (const n of life.notices.slice(0, -1).reverse()) this.earlierList.append(h("li", { "data-kind": n.kind }, noticeLine(n)));
-    this.earlier.hidden = life.notices.length < 2;
+    for (const { notice: n, applies } of shown.earlier) {
+      this.earlierList.append(
+        h("li", { "data-kind": n.kind, "data-applies": String(applies) }, noticeLine(n), applies ? null : h("span", { class: "muted notice-stale" }, " (no longer applies)")),
+      );
+    }
+    this.earlierSummary.textContent = last ? `Earlier notices (${shown.earlier.length})` : `Notices (${shown.earlier.length}), none about this step`;
+    this.earlier.hidden = shown.earlier.length === 0;
     this.tick();
     // A countdown ticks only while there is a deadline to count to.
     const want = life.deadlineUnix > 0 && !life.ended;
@@ -60,7 +71,7 @@ export class NoticeBanner {
       clearInterval(this.timer);
       this.timer = undefined;
     }
-    this.root.hidden = !last && !life.paused && !life.deadlineUnix && !life.ended;
+    this.root.hidden = life.notices.length === 0 && !life.paused && !life.deadlineUnix && !life.ended;
   }
 
   destroy(): void {

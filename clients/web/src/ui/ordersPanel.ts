@@ -2,6 +2,9 @@
 // server states it (prompt, subjects, options, limits), with a way to answer
 // each one and to lock the seat's answers. It shows what the server accepted
 // or refused, in the server's words; it never judges an answer itself.
+// The umpire is sent every seat's decisions: those of other seats are shown
+// read-only under the seat's name (the server refuses the umpire's answers
+// to them); only the umpire's own have answer controls.
 import type { Decision, GameView, Limit } from "@gen/galloper/v1/game_pb";
 import type { OddsReply } from "@gen/galloper/v1/protocol_pb";
 import { hasOdds, oddsLines, oddsProposal, proposalKey, type OddsProposal } from "../play/odds";
@@ -18,6 +21,7 @@ import {
   type PlayState,
 } from "../play/state";
 import type { Vocabulary } from "../game/ruleset";
+import { isOwnDecision, ownState } from "../play/owed";
 import { clear, h } from "./dom";
 
 export interface OrdersPanelCallbacks {
@@ -36,6 +40,8 @@ export interface OrdersPanelCallbacks {
   // The exact odds of a proposed charge or shot (the server's answer; a
   // refusal rejects with its reason).
   askOdds(proposal: OddsProposal): Promise<OddsReply>;
+  // A seat as a player reads it (the seats list's name, never its id).
+  seatName(seat: string): string;
 }
 
 let uid = 0;
@@ -53,6 +59,7 @@ export class OrdersPanel {
   private cardsKey = "";
   private state: PlayState | null = null;
   private view: GameView | null = null;
+  private seat = "";
   // The refused orders the player was warned of; a second press locks anyway.
   private warnedOf = "";
 
@@ -89,9 +96,13 @@ export class OrdersPanel {
 
   // `watching`: the page is a spectator's, which owes nothing and is sent no
   // decisions (nor any step to wait for).
-  render(state: PlayState, view: GameView | null, watching = false): void {
-    this.state = state;
+  // `seat`: the page's own; decisions addressed to another seat are read-only.
+  render(all: PlayState, view: GameView | null, watching = false, seat = this.seat): void {
+    this.state = all;
     this.view = view;
+    this.seat = seat;
+    // What this seat owes: its own decisions only (the umpire's page holds every seat's).
+    const state = ownState(all, seat);
     if (watching) {
       this.root.dataset.state = "watching";
       this.root.dataset.step = "";
@@ -109,11 +120,14 @@ export class OrdersPanel {
 
     const left = unanswered(state).length;
     const n = state.decisions.length;
+    const others = all.decisions.length - n;
     this.headline.textContent =
       phase === "waiting"
         ? "Waiting for the server…"
         : phase === "idle"
-          ? `Nothing to decide at step ${state.step}.`
+          ? others
+            ? `Nothing to decide at step ${state.step}. The seats owe ${others} decision${others === 1 ? "" : "s"}, shown read-only.`
+            : `Nothing to decide at step ${state.step}.`
           : phase === "locked"
             ? `Step ${state.step}: answers locked. Waiting for the other seats.`
             : `Step ${state.step}: ${n} decision${n === 1 ? "" : "s"}, ${left} not answered yet.`;
@@ -124,18 +138,25 @@ export class OrdersPanel {
 
     // New step or new decisions: new cards. Otherwise update them in place so
     // a half-typed order keeps its focus and text.
-    const key = `${state.step}|${state.decisions.map((d) => d.id).join(",")}`;
+    const key = `${seat}|${all.step}|${all.decisions.map((d) => d.id).join(",")}`;
     if (key !== this.cardsKey) {
       this.cardsKey = key;
       this.cards.clear();
       clear(this.list);
-      for (const d of state.decisions) {
-        const card = new DecisionCard(d, this.cb);
+      // In the server's order; another seat's decisions under its name.
+      let heading = "";
+      for (const d of all.decisions) {
+        const own = isOwnDecision(d, seat);
+        if (!own && d.seat !== heading) {
+          this.list.append(h("h3", { class: "seat-heading", "data-seat": d.seat }, `${this.cb.seatName(d.seat)} — read-only`));
+        }
+        heading = own ? "" : d.seat;
+        const card = new DecisionCard(d, this.cb, own ? null : this.cb.seatName(d.seat));
         this.cards.set(d.id, card);
         this.list.append(card.root);
       }
     }
-    for (const d of state.decisions) this.cards.get(d.id)?.update(state, view);
+    for (const d of all.decisions) this.cards.get(d.id)?.update(state, view);
 
     this.lockBar.hidden = phase !== "answering" && phase !== "locked";
     this.lockButton.disabled = phase !== "answering" || state.locking || Object.keys(state.sending).length > 0;
@@ -169,8 +190,9 @@ export class OrdersPanel {
   // Locking with an order the server refused keeps the answer held before:
   // the first press says so, the second locks.
   private pressLock(): void {
-    const refused = this.state ? refusedStanding(this.state) : [];
-    const key = refusedKey(this.state, refused);
+    const own = this.state ? ownState(this.state, this.seat) : null;
+    const refused = own ? refusedStanding(own) : [];
+    const key = refusedKey(own, refused);
     if (refused.length > 0 && this.warnedOf !== key) {
       this.warnedOf = key;
       if (this.state) this.render(this.state, this.view);
@@ -180,10 +202,31 @@ export class OrdersPanel {
     this.cb.lock();
   }
 
+  // The seats' names changed (the seats list came): the cards are made again.
+  relabel(): void {
+    this.cardsKey = "";
+  }
+
   // Moves the keyboard to the panel: the first open decision, else its title.
   focus(): void {
-    const first = this.list.querySelector<HTMLElement>(".decision:not([data-state=locked]) button:not([disabled]), .decision summary");
+    const first = this.list.querySelector<HTMLElement>(".decision:not([data-state=locked]):not([data-readonly]) button:not([disabled]), .decision:not([data-readonly]) summary");
     (first ?? this.root.querySelector<HTMLElement>("h2"))?.focus();
+  }
+
+  // Brings a decision's card into view, its order opened, and gives it the
+  // keyboard (the "owe" bar's entries lead here).
+  reveal(decisionId: string): void {
+    const card = this.cards.get(decisionId);
+    if (!card) return;
+    for (const d of card.root.querySelectorAll<HTMLDetailsElement>("details")) d.open = true;
+    card.root.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    card.root.classList.add("revealed");
+    setTimeout(() => card.root.classList.remove("revealed"), 1600);
+    const target = card.root.querySelector<HTMLElement>(
+      "button.option:not([disabled]), .step-editor select:not([disabled]), .step-editor input:not([disabled]), [data-testid=add-step]:not([disabled])",
+    );
+    (target ?? card.title).focus({ preventScroll: true });
+    this.cb.focusDecision(decisionId);
   }
 
   // Marks the cards about a unit (selected on the map).
@@ -198,6 +241,7 @@ export class OrdersPanel {
 
 class DecisionCard {
   readonly root: HTMLElement;
+  readonly title: HTMLElement;
   private readonly status: HTMLElement;
   private readonly subjects: HTMLElement;
   private readonly optionButtons = new Map<string, HTMLButtonElement>();
@@ -206,11 +250,15 @@ class DecisionCard {
   private readonly editor: StepEditor | null;
   private readonly odds: OddsBox | null;
 
+  // `readOnlyFor`: the name of the seat that owes it, when that is not this
+  // page's seat (the umpire's page): shown without answer controls.
   constructor(
     readonly decision: Decision,
     private readonly cb: OrdersPanelCallbacks,
+    private readonly readOnlyFor: string | null = null,
   ) {
     const d = decision;
+    const readOnly = readOnlyFor !== null;
     const titleId = `decision-${++uid}`;
     this.status = h("span", { class: "decision-status", "data-testid": "decision-status" });
     this.subjects = h("div", { class: "subjects" });
@@ -218,9 +266,22 @@ class DecisionCard {
     this.answerNote = h("p", { class: "answer-note muted", "data-testid": "answer-note" });
 
     const options = hasOptions(d)
-      ? h("div", { class: "options", role: "group", "aria-label": "Choices" })
+      ? readOnly
+        ? h("ul", { class: "options read-only", "aria-label": "Choices" })
+        : h("div", { class: "options", role: "group", "aria-label": "Choices" })
       : null;
     for (const o of d.options) {
+      if (readOnly) {
+        options?.append(
+          h(
+            "li",
+            { class: "option-read", "data-option-id": o.id },
+            o.label || o.id,
+            o.id === d.defaultOption ? h("span", { class: "default-mark" }, " (default)") : null,
+          ),
+        );
+        continue;
+      }
       const b = h(
         "button",
         { type: "button", class: "option", "data-option-id": o.id, "aria-pressed": "false" },
@@ -240,25 +301,30 @@ class DecisionCard {
     // actions: how many, how far) or is of a kind known to (move dice take an
     // 'objective' step); one with options only (go first or second, a control
     // test's modifier) is answered by its options.
-    const steps = !hasOptions(d) || d.limits.length > 0 || cb.vocabulary().actionsFor(d.kind) !== undefined;
+    const steps = !readOnly && (!hasOptions(d) || d.limits.length > 0 || cb.vocabulary().actionsFor(d.kind) !== undefined);
     this.editor = steps ? new StepEditor(d, cb, !hasOptions(d)) : null;
     this.odds = hasOdds(d) ? new OddsBox(d, cb) : null;
 
+    const kindWord = cb.vocabulary().decisionLabel(d.kind);
+    this.title = h("h3", { id: titleId, class: "decision-prompt", tabindex: -1 }, d.prompt || d.id);
     this.root = h(
       "section",
       {
-        class: "decision",
+        class: `decision${readOnly ? " read-only" : ""}`,
         "data-decision-id": d.id,
         "data-kind": d.kind,
+        "data-seat": d.seat,
+        ...(readOnly ? { "data-readonly": "true" } : {}),
         "aria-labelledby": titleId,
       },
       h(
         "header",
         { class: "decision-head" },
-        h("span", { class: "decision-kind" }, humanize(d.kind)),
+        h("span", { class: "decision-kind" }, kindWord !== d.kind ? kindWord : humanize(d.kind)),
+        readOnly ? h("span", { class: "decision-seat", "data-testid": "decision-seat" }, `${readOnlyFor} owes this`) : null,
         this.status,
       ),
-      h("h3", { id: titleId, class: "decision-prompt" }, d.prompt || d.id),
+      this.title,
       this.subjects,
       d.limits.length ? renderLimits(d.limits) : null,
       options,
@@ -272,6 +338,15 @@ class DecisionCard {
 
   update(state: PlayState, view: GameView | null): void {
     const d = this.decision;
+    if (this.readOnlyFor !== null) {
+      // The server tells no seat what another answered: nothing to show but the question.
+      this.root.dataset.state = "readonly";
+      this.status.textContent = "Read-only";
+      this.renderSubjects(view);
+      this.odds?.update(state);
+      this.answerNote.textContent = d.defaultOption ? `Its default: ${labelOf(d, d.defaultOption)}.` : "";
+      return;
+    }
     const answered = state.answered[d.id];
     const sending = !!state.sending[d.id];
     const refused = state.refused[d.id];
@@ -293,19 +368,7 @@ class DecisionCard {
                 ? "Open (has a default)"
                 : "Open";
 
-    clear(this.subjects);
-    if (d.subjects.length) {
-      this.subjects.append(h("span", { class: "muted" }, d.subjects.length === 1 ? "Subject: " : "Subjects: "));
-      for (const id of d.subjects) {
-        const name = view?.units.find((u) => u.id === id)?.name;
-        const b = h("button", { type: "button", class: "subject link", "data-subject-id": id, title: `Show ${name || id} on the map` }, name || id);
-        b.addEventListener("click", () => {
-          this.cb.focusDecision(d.id);
-          this.cb.selectSubject(id);
-        });
-        this.subjects.append(b);
-      }
-    }
+    this.renderSubjects(view);
 
     for (const [id, b] of this.optionButtons) {
       const chosen = !!answered && answered.option === id && answered.steps.length === 0;
@@ -319,6 +382,23 @@ class DecisionCard {
     this.refusal.hidden = !refused;
     this.refusal.textContent = refused ? `Refused: ${refused}` : "";
     this.answerNote.textContent = describeAnswer(d, answered, this.cb.vocabulary());
+  }
+
+  // Its subjects by name, each a link to the unit on the map.
+  private renderSubjects(view: GameView | null): void {
+    const d = this.decision;
+    clear(this.subjects);
+    if (!d.subjects.length) return;
+    this.subjects.append(h("span", { class: "muted" }, d.subjects.length === 1 ? "Subject: " : "Subjects: "));
+    for (const id of d.subjects) {
+      const name = view?.units.find((u) => u.id === id)?.name;
+      const b = h("button", { type: "button", class: "subject link", "data-subject-id": id, title: `Show ${name || id} on the map` }, name || id);
+      b.addEventListener("click", () => {
+        this.cb.focusDecision(d.id);
+        this.cb.selectSubject(id);
+      });
+      this.subjects.append(b);
+    }
   }
 }
 

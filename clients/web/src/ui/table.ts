@@ -7,7 +7,7 @@ import { AnswerSchema, type Decision, type GameView, type UnitView } from "@gen/
 import { Knowledge } from "@gen/galloper/v1/game_pb";
 import type { GalloperClient } from "../protocol/client";
 import { GalloperError } from "../protocol/errors";
-import { ErrorCode, GameSettingsSchema, type Envelope, type GameSettings, type Joined } from "@gen/galloper/v1/protocol_pb";
+import { ErrorCode, GameSettingsSchema, type Envelope, type GameSettings, type Joined, type SeatInfo } from "@gen/galloper/v1/protocol_pb";
 import { initialLife, lifeReducer, type LifeAction, type LifeState } from "../game/life";
 import { renderLegend } from "../map/legend";
 import { ghostColour } from "../map/drawPreview";
@@ -33,6 +33,9 @@ import { RevealScreen } from "./revealScreen";
 import { UmpireConsole } from "./umpireConsole";
 import { OrdersPanel, editorDatalists } from "./ordersPanel";
 import { Vocabulary } from "../game/ruleset";
+import { seatName, seatsOfGame } from "../game/seats";
+import { owedSummary } from "../play/owed";
+import { OweBar } from "./oweBar";
 import { SeatsBar } from "./seatsBar";
 import { describeError, errorBox, type Shell } from "./shell";
 import { renderUnitPanel } from "./unitPanel";
@@ -75,6 +78,9 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
 
   // The ruleset's words, as the server sent them on joining.
   let words = new Vocabulary();
+  // The game's seats with their names (the scenario's, as the server lists
+  // it), for the umpire's page, which shows other seats' decisions.
+  let seatInfos: SeatInfo[] = [];
   const orders = new OrdersPanel({
     vocabulary: () => words,
     chooseOption: (d, option) => submit(d, create(AnswerSchema, { decisionId: d.id, option })),
@@ -94,7 +100,9 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     },
     escape: () => map.select(null),
     askOdds: (proposal) => client.odds(gameId, proposal),
+    seatName: (id) => seatName(id, seatInfos, view),
   });
+  const oweBar = new OweBar((id) => orders.reveal(id));
   const seatsBar = new SeatsBar();
   const eventLog = new EventLog((id) => selectOnMap(id));
   const datalists = h("div", { hidden: true });
@@ -118,17 +126,23 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     h("summary", {}, "Selected unit"),
     details,
   );
+  // Two regions that scroll apart: the orders (never pushed out of view by
+  // what is below) and the rest (pauses, chat, the unit, settings, the key).
   const panel = h(
     "aside",
     { class: "side-panel", "aria-label": "Orders and details" },
-    orders.root,
-    umpireBox,
-    h("details", { class: "chat-box", open: true }, h("summary", {}, "Chat"), chat.root),
-    detailsBox,
-    h("details", { class: "game-info-box" }, h("summary", {}, "Game settings and dice"), info.root),
-    h("details", { class: "unit-list-box" }, h("summary", {}, "Units in view"), unitList),
-    legendSlot,
-    datalists,
+    h("div", { class: "side-orders", "data-testid": "side-orders" }, orders.root),
+    h(
+      "div",
+      { class: "side-more", "data-testid": "side-more", role: "region", "aria-label": "Chat, unit details and key", tabindex: -1 },
+      umpireBox,
+      h("details", { class: "chat-box", open: true }, h("summary", {}, "Chat"), chat.root),
+      detailsBox,
+      h("details", { class: "game-info-box" }, h("summary", {}, "Game settings and dice"), info.root),
+      h("details", { class: "unit-list-box" }, h("summary", {}, "Units in view"), unitList),
+      legendSlot,
+      datalists,
+    ),
   );
 
   const map = new TableMap({
@@ -155,6 +169,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     errors.el,
     banner.root,
     seatsBar.root,
+    oweBar.root,
     h("div", { class: "table-layout" }, map.root, panel, eventLog.root),
   );
   clear(shell.main);
@@ -164,7 +179,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
 
   function showDetails(u: UnitView | undefined): void {
     clear(details);
-    if (u && view) details.append(renderUnitPanel(u, view));
+    if (u && view) details.append(renderUnitPanel(u, view, words));
     else details.append(h("p", { class: "muted" }, "Select a unit to see its state."));
   }
 
@@ -211,8 +226,15 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     if (play !== before) renderPlay();
   }
 
+  // The step open now: the orders', else the seats bar's, else the view's.
+  function openStep(): bigint | null {
+    return play.step ?? play.seatStatusStep ?? (view ? view.step : null);
+  }
+
   function renderPlay(): void {
-    orders.render(play, view, seat === "spectator");
+    orders.render(play, view, seat === "spectator", seat);
+    oweBar.render(owedSummary(play, seat, view, (k) => words.decisionLabel(k)), life.deadlineUnix, life.paused, seat === "spectator");
+    banner.render(life, openStep());
     seatsBar.render(play, seat, view);
     eventLog.render(play.events, view);
     renderHeader();
@@ -249,7 +271,8 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   }
 
   function renderLife(): void {
-    banner.render(life);
+    banner.render(life, openStep());
+    oweBar.render(owedSummary(play, seat, view, (k) => words.decisionLabel(k)), life.deadlineUnix, life.paused, seat === "spectator");
     info.renderLife(life);
     chat.render(life.chat, seat);
     for (const m of life.chat) knownSeats.add(m.fromSeat);
@@ -361,7 +384,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
         break;
       case "notice":
         if (!b.value.gameId || b.value.gameId === gameId) {
-          dispatchLife({ type: "notice", notice: b.value, at: Date.now() });
+          dispatchLife({ type: "notice", notice: b.value, at: Date.now(), openStep: openStep() });
           if (b.value.kind === "rewound") dispatch({ type: "rewound", step: b.value.step });
           if (b.value.kind === "reopened") dispatch({ type: "reopened", step: b.value.step, text: b.value.text });
           // The end reveals the whole table: a page whose last view is not
@@ -414,8 +437,28 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     map.setVocabulary(words);
     umpire.setEditKinds(words.editKinds());
     showSettings(joined);
+    if (seat === "umpire" && seatInfos.length === 0) loadSeatNames(joined.view ?? null);
     if (joined.view) render(joined.view);
     else setSeat(seat);
+  }
+
+  // The umpire's page names the seats whose decisions it shows: the game's
+  // scenario as the server lists it. Without it (an uploaded scenario, a
+  // refusal) the names come from the view's sides.
+  function loadSeatNames(v: GameView | null): void {
+    client
+      .listScenarios()
+      .then((list) => {
+        if (!alive) return;
+        seatInfos = seatsOfGame(list.scenarios, v ?? view);
+        if (seatInfos.length) {
+          orders.relabel();
+          renderPlay();
+        }
+      })
+      .catch(() => {
+        /* the sides' names stand in */
+      });
   }
 
   // A resume token the server no longer knows (it restarted) gives way to
@@ -466,6 +509,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     if (window.galloper?.play.gameId === gameId) delete window.galloper;
     offReconnect();
     banner.destroy();
+    oweBar.destroy();
     map.destroy();
   };
 }

@@ -1,9 +1,20 @@
-// The side panel's account of one unit: everything its UnitView carries.
+// The side panel's account of one unit: everything its UnitView carries, in
+// the ruleset's words (its formations, statuses and troop types as the
+// server named them; a key it did not describe shows as sent).
 import { Knowledge, type GameView, type UnitView } from "@gen/galloper/v1/game_pb";
 import { KNOWLEDGE_LABEL, UNIT_KIND_LABEL, sideColour } from "../map/style";
 import { h } from "./dom";
 
-export function renderUnitPanel(u: UnitView, view: GameView): HTMLElement {
+// The words the panel needs (Vocabulary has them).
+export interface UnitWords {
+  statusLabel(key: string): string;
+  formationLabel(key: string): string;
+  troopTypeLabel(key: string): string;
+}
+
+export const PLAIN_WORDS: UnitWords = { statusLabel: (k) => k, formationLabel: (k) => k, troopTypeLabel: (k) => k };
+
+export function renderUnitPanel(u: UnitView, view: GameView, words: UnitWords = PLAIN_WORDS): HTMLElement {
   return h(
     "section",
     { class: "unit-panel", "data-unit-id": u.id, "aria-live": "polite" },
@@ -13,24 +24,24 @@ export function renderUnitPanel(u: UnitView, view: GameView): HTMLElement {
       h("span", { class: "side-chip", style: `background:${sideColour(u.side, view.sides)}` }),
       u.name || u.id,
     ),
-    h("dl", {}, ...unitRows(u, view).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
+    h("dl", {}, ...unitRows(u, view, words).flatMap(([k, v]) => [h("dt", {}, k), h("dd", {}, v)])),
   );
 }
 
 /** The panel's rows, label and value, leaving out what the unit's view does not say. */
-export function unitRows(u: UnitView, view: GameView): [string, string][] {
+export function unitRows(u: UnitView, view: GameView, words: UnitWords = PLAIN_WORDS): [string, string][] {
   const side = view.sides.find((x) => x.id === u.side);
   const rows: [string, string | undefined][] = [
     ["Kind", UNIT_KIND_LABEL[u.kind]],
     ["Side", side ? side.name || side.id : u.side],
     ["Known as", KNOWLEDGE_LABEL[u.knowledge]],
-    ["Troop type", u.troopType],
+    ["Troop type", u.troopType && words.troopTypeLabel(u.troopType)],
     ["Grade", u.grade],
-    ["Formation", u.formation],
+    ["Formation", u.formation && words.formationLabel(u.formation)],
     ["Rank", u.rank],
     ["Bases", u.baseCount ? String(u.baseCount) : u.bases.length ? String(u.bases.length) : undefined],
     ["Disorder points", u.dps || u.knowledge === Knowledge.OWN ? String(u.dps) : undefined],
-    ["Status", u.status.length ? u.status.join(", ") : undefined],
+    ["Status", u.status.length ? u.status.filter(Boolean).map((k) => words.statusLabel(k)).join(", ") : undefined],
     ["Position", u.position ? `${u.position.x.toFixed(1)}, ${u.position.y.toFixed(1)} ${view.unitName || ""}`.trim() : undefined],
     ["Facing", `${Math.round(u.facingDeg)}°`],
     ["Command", u.command],
