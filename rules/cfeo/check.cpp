@@ -1,9 +1,10 @@
 #include "rules/cfeo/check.hpp"
 
-#include <charconv>
 #include <map>
 #include <string>
 #include <utility>
+
+#include "rules/core/scenario_header.hpp"
 
 namespace galloper::rules::cfeo {
 
@@ -18,11 +19,7 @@ FieldPath at(FieldPath p, std::string field, int index = -1) {
 
 int idx(std::size_t i) { return static_cast<int>(i); }
 
-std::string num(double v) {
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
-  return std::string(buf, res.ptr);
-}
+std::string num(double v) { return spec_number(v); }
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
@@ -129,14 +126,7 @@ class Checker {
   // ---- the scenario as a whole ----
 
   void top_level() {
-    if (s_.name.empty()) problem({{"name", -1}}, "name is missing: the scenario's key, e.g. name: \"gadebusch\"");
-    if (!(s_.table_width > 0)) {
-      problem({{"table_width", -1}}, "table_width must be greater than 0 yards, not " + num(s_.table_width));
-    }
-    if (!(s_.table_depth > 0)) {
-      problem({{"table_depth", -1}}, "table_depth must be greater than 0 yards, not " + num(s_.table_depth));
-    }
-    if (s_.turn_limit == 0) problem({{"turn_limit", -1}}, "turn_limit is missing or 0: a game needs at least one turn");
+    check_header(s_.name, s_.table_width, s_.table_depth, s_.turn_limit, "yards", "gadebusch", out_);
     if (s_.sides.size() != 2) {
       problem(s_.sides.size() > 2 ? at(forces(), "sides", 2) : forces(),
               "a scenario has exactly two sides; this one has " + std::to_string(s_.sides.size()));

@@ -11,6 +11,7 @@
 
 #include "rules/cfeo/types.hpp"
 #include "rules/core/features.hpp"
+#include "rules/core/scenario_header.hpp"
 #include "rules/core/vec2.hpp"
 
 namespace galloper::rules::cfeo {
@@ -80,14 +81,7 @@ struct SideSpec {
   std::uint32_t break_percent = 0;
 };
 
-struct ObjectiveSpec {
-  std::string id;
-  std::string name;
-  std::optional<Vec2> at;
-  double radius = 0;
-  std::uint32_t points = 0;
-  std::string held_by;
-};
+using rules::ObjectiveSpec;
 
 struct ScenarioSpec {
   std::string name;

@@ -64,15 +64,6 @@ void begin_turn(GameState& s, Dice& dice, std::vector<Event>& ev) {
 
 }  // namespace
 
-Event public_event(std::string kind, std::string text, std::vector<DieRoll> dice) {
-  Event e;
-  e.kind = std::move(kind);
-  e.text = std::move(text);
-  e.dice = std::move(dice);
-  e.is_public = true;
-  return e;
-}
-
 std::vector<Index> acting_sides(const GameState& s) {
   if (s.first == kNone) return {};
   if (!alternate(s)) {

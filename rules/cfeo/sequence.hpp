@@ -29,7 +29,5 @@ void start(GameState& state, Dice& dice, std::vector<Event>& events);
 // phase the game ends (state.ended).
 void advance(GameState& state, Dice& dice, std::vector<Event>& events);
 
-// A public event (turn and phase changes, who acts first).
-Event public_event(std::string kind, std::string text, std::vector<DieRoll> dice = {});
 
 }  // namespace galloper::rules::cfeo

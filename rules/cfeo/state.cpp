@@ -43,20 +43,7 @@ StateHash state_hash(const GameState& s) {
   h.boolean(s.move_orders);
   h.u64(s.step);
   h.tag(2);
-  h.u64(s.features.size());
-  for (const auto& f : s.features) {
-    h.str(f.id);
-    h.byte(static_cast<std::uint8_t>(f.kind));
-    h.u64(f.points.size());
-    for (Vec2 p : f.points) h.vec(p);
-    h.real(f.elevation);
-    h.boolean(f.steep);
-    h.boolean(f.significantly_high);
-    h.boolean(f.major);
-    h.boolean(f.impassable);
-    h.real(f.width);
-    h.str(f.crosses);
-  }
+  hash_features(h, s.features);
   h.tag(3);
   h.u64(s.sides.size());
   for (const auto& a : s.sides) {

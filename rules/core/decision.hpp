@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "rules/core/dice.hpp"
@@ -101,6 +102,16 @@ struct Event {
   std::vector<DieRoll> dice;          // every die rolled for it, in order
   bool is_public = false;             // turn and phase changes, initiative
 };
+
+// A public event: turn and phase changes, who acts first.
+inline Event public_event(std::string kind, std::string text, std::vector<DieRoll> dice = {}) {
+  Event e;
+  e.kind = std::move(kind);
+  e.text = std::move(text);
+  e.dice = std::move(dice);
+  e.is_public = true;
+  return e;
+}
 
 struct Resolution {
   std::unique_ptr<Game> next;

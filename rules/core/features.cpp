@@ -144,6 +144,24 @@ void terrain_view(TerrainView& t, const Feature& f, const std::vector<Feature>& 
   }
 }
 
+void hash_features(Hasher& h, const std::vector<Feature>& features) {
+  h.u64(features.size());
+  for (const auto& f : features) {
+    h.str(f.id);
+    h.u32(static_cast<std::uint32_t>(f.kind));
+    h.u64(f.points.size());
+    for (Vec2 p : f.points) h.vec(p);
+    h.boolean(f.closed);
+    h.real(f.elevation);
+    h.boolean(f.steep);
+    h.boolean(f.significantly_high);
+    h.boolean(f.major);
+    h.boolean(f.impassable);
+    h.real(f.width);
+    h.str(f.crosses);
+  }
+}
+
 // ---- Checks ----
 
 namespace {

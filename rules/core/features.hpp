@@ -14,6 +14,7 @@
 
 #include "rules/core/game.hpp"
 #include "rules/core/geometry.hpp"
+#include "rules/core/hasher.hpp"
 #include "rules/core/ruleset.hpp"
 #include "rules/core/terrain.hpp"
 #include "rules/core/vec2.hpp"
@@ -86,6 +87,9 @@ TerrainMap make_terrain_map(const std::vector<Feature>& features, const FeatureS
 // The feature as views show it, filled into `t` (its vectors' memory kept):
 // a crossing's footprint as its outline; `all` the state's features.
 void terrain_view(TerrainView& t, const Feature& f, const std::vector<Feature>& all, const FeatureSizes& sizes);
+
+// The features into a state hash (rules/core/hasher.hpp).
+void hash_features(Hasher& h, const std::vector<Feature>& features);
 
 // Every problem in the scenario's `terrain` list: a missing shape, kind or
 // slope, outlines that are too short, cross themselves or enclose nothing,

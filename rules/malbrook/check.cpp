@@ -1,11 +1,11 @@
 #include "rules/malbrook/check.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <string>
 
 #include "rules/core/geometry.hpp"
+#include "rules/core/scenario_header.hpp"
 #include "rules/malbrook/basing.hpp"
 
 namespace galloper::rules::malbrook {
@@ -20,11 +20,7 @@ FieldPath at(FieldPath p, std::string field, int index = -1) {
   return p;
 }
 
-std::string num(double v) {
-  char buf[32];
-  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 6);
-  return std::string(buf, res.ptr);
-}
+std::string num(double v) { return spec_number(v); }
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
@@ -161,14 +157,7 @@ class Checker {
   // ---- the scenario as a whole ----
 
   void top_level() {
-    if (s_.name.empty()) problem({{"name", -1}}, "name is missing: the scenario's key, e.g. name: \"demo\"");
-    if (!(s_.table_width > 0)) {
-      problem({{"table_width", -1}}, "table_width must be greater than 0 inches, not " + num(s_.table_width));
-    }
-    if (!(s_.table_depth > 0)) {
-      problem({{"table_depth", -1}}, "table_depth must be greater than 0 inches, not " + num(s_.table_depth));
-    }
-    if (s_.turn_limit == 0) problem({{"turn_limit", -1}}, "turn_limit is missing or 0: a game needs at least one turn");
+    check_header(s_.name, s_.table_width, s_.table_depth, s_.turn_limit, "inches", "demo", out_);
     if (s_.armies.size() < 2) {
       problem(s_.armies.empty() ? FieldPath{} : at({}, "armies", 0),
               "a scenario has exactly two armies; this one has " + std::to_string(s_.armies.size()));

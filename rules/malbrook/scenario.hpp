@@ -21,6 +21,7 @@
 #include "rules/core/features.hpp"
 #include "rules/core/game.hpp"
 #include "rules/core/ruleset.hpp"
+#include "rules/core/scenario_header.hpp"
 #include "rules/core/vec2.hpp"
 #include "rules/malbrook/types.hpp"
 
@@ -103,14 +104,7 @@ struct ArmySpec {
   std::uint32_t break_percent = 0;
 };
 
-struct ObjectiveSpec {
-  std::string id;
-  std::string name;
-  std::optional<Vec2> at;
-  double radius = 0;
-  std::uint32_t points = 0;
-  std::string held_by;
-};
+using rules::ObjectiveSpec;
 
 struct ScenarioSpec {
   std::string name;

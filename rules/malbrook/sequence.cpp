@@ -136,15 +136,6 @@ int initiative_modifier(const GameState& state, std::string_view army) {
   return 0;
 }
 
-Event public_event(std::string kind, std::string text, std::vector<DieRoll> dice) {
-  Event e;
-  e.kind = std::move(kind);
-  e.text = std::move(text);
-  e.dice = std::move(dice);
-  e.is_public = true;
-  return e;
-}
-
 namespace {
 
 std::string army_name(const GameState& s, std::string_view id) {

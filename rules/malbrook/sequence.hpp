@@ -67,7 +67,5 @@ Decision initiative_decision(const GameState& state);
 Verdict initiative_check(const GameState& state, const Answer& answer);
 void apply_initiative_choice(GameState& state, const Answer& answer, std::vector<Event>& events);
 
-// A public event (turn and phase changes, initiative).
-Event public_event(std::string kind, std::string text, std::vector<DieRoll> dice = {});
 
 }  // namespace galloper::rules::malbrook

@@ -90,21 +90,7 @@ StateHash state_hash(const GameState& s) {
   h.real(s.table_width);
   h.real(s.table_depth);
   h.tag(2);
-  h.u64(s.features.size());
-  for (const auto& f : s.features) {
-    h.str(f.id);
-    h.u32(static_cast<std::uint32_t>(f.kind));
-    h.u64(f.points.size());
-    for (Vec2 p : f.points) h.vec(p);
-    h.boolean(f.closed);
-    h.real(f.elevation);
-    h.boolean(f.steep);
-    h.boolean(f.significantly_high);
-    h.boolean(f.major);
-    h.boolean(f.impassable);
-    h.real(f.width);
-    h.str(f.crosses);
-  }
+  hash_features(h, s.features);
   h.tag(3);
   h.u64(s.armies.size());
   for (const auto& a : s.armies) {
