@@ -91,6 +91,7 @@ void unit(const rules::UnitView& u, v1::UnitView* out) {
   out->set_last_seen_turn(u.last_seen_turn);
   if (!u.rank.empty()) out->set_rank(u.rank);
   if (!u.attached_to.empty()) out->set_attached_to(u.attached_to);
+  if (!u.noun.empty()) out->set_noun(u.noun);
   for (const auto& c : u.counters) {
     v1::UnitCounter* pc = out->add_counters();
     pc->set_name(c.name);

@@ -45,6 +45,7 @@ UnitView unit_view(const GameState& s, const Unit& unit, Knowledge k) {
   const bool full = k != Knowledge::kSeen;
   UnitView u = placed(s, unit.id, UnitKind::kBrigade, unit.side, k, footprint(unit), unit.position, unit.facing_deg);
   u.troop_type = to_string(unit.arm);
+  u.noun = unit.arm == Arm::kFoot ? "battalion" : "regiment";
   u.formation = to_string(unit.formation);
   u.dps = unit.dps;
   // What stands on the table shows to anyone who sees it: pikes among the

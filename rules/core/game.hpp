@@ -114,6 +114,10 @@ struct UnitView {
   std::string name;
   Knowledge knowledge = Knowledge::kOwn;
   std::string troop_type;
+  // What a player at the table calls the piece ("battalion", "regiment"):
+  // the word a seat that only sees it is told (rules/core/tell.hpp). Empty:
+  // the kind's word ("brigade", "leader").
+  std::string noun;
   std::string grade;  // empty where the seat cannot know it
   std::string formation;
   std::vector<RectView> bases;
@@ -142,6 +146,7 @@ struct UnitView {
     swap(a.name, b.name);
     swap(a.knowledge, b.knowledge);
     swap(a.troop_type, b.troop_type);
+    swap(a.noun, b.noun);
     swap(a.grade, b.grade);
     swap(a.formation, b.formation);
     swap(a.bases, b.bases);

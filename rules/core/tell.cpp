@@ -48,7 +48,8 @@ std::string seen_label(const UnitView& u, std::string_view seat_side) {
   if (!seat_side.empty()) whose = u.side == seat_side ? "friendly " : "enemy ";
   switch (u.kind) {
     case UnitKind::kBrigade:
-      return with_article(whose + "brigade" + (u.troop_type.empty() ? "" : " of " + u.troop_type));
+      return with_article(whose + (u.noun.empty() ? "brigade" : u.noun) +
+                          (u.troop_type.empty() ? "" : " of " + u.troop_type));
     case UnitKind::kGun: return with_article(whose + (u.troop_type.empty() ? "gun" : u.troop_type));
     case UnitKind::kLeader: return with_article(whose + "leader");
     case UnitKind::kMessenger: return with_article(whose + "messenger");

@@ -11,7 +11,7 @@ namespace galloper::rules {
 // built. A field added to UnitView is also one more for every describer to
 // give (kUnitViewFields; UnitMatch::same() could not see it otherwise).
 // These sizes are the reminder (64-bit libstdc++).
-static_assert(sizeof(void*) != 8 || sizeof(UnitView) == 472,
+static_assert(sizeof(void*) != 8 || sizeof(UnitView) == 504,
               "UnitView changed: clear the new field in clear_keeping_buffers(UnitView&)");
 static_assert(sizeof(void*) != 8 || sizeof(TerrainView) == 120,
               "TerrainView changed: clear the new field in clear_keeping_buffers(TerrainView&)");
@@ -44,6 +44,7 @@ void clear_keeping_buffers(UnitView& u) {
   u.name.clear();
   u.knowledge = Knowledge::kOwn;
   u.troop_type.clear();
+  u.noun.clear();
   u.grade.clear();
   u.formation.clear();
   u.bases.clear();

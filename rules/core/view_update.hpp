@@ -48,7 +48,7 @@ void clear_keeping_buffers(TerrainView& t);
 // UnitFill writes the fields into a cleared UnitView; UnitMatch compares them
 // with a unit already held, without building anything, so that same() is
 // exactly "the unit built would equal it".
-inline constexpr int kUnitViewFields = 18;  // every field but the lists
+inline constexpr int kUnitViewFields = 19;  // every field but the lists
 
 class UnitFill {
  public:

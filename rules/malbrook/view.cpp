@@ -72,6 +72,7 @@ void brigade_view(Out& u, const Brigade& b, const std::vector<OrientedRect>& bas
   u.text(&UnitView::command, full ? std::string_view(b.command) : "");
   u.text(&UnitView::wing, full ? std::string_view(b.wing) : "");
   u.text(&UnitView::rank, "");
+  u.text(&UnitView::noun, "");
   u.text(&UnitView::attached_to, "");
 }
 
@@ -89,6 +90,7 @@ void gun_view(Out& u, const Gun& g, const std::vector<OrientedRect>& bases, Know
   u.text(&UnitView::command, full ? std::string_view(g.command) : "");
   u.text(&UnitView::wing, full ? std::string_view(g.wing) : "");
   u.text(&UnitView::rank, "");
+  u.text(&UnitView::noun, "");
   u.text(&UnitView::attached_to, "");
 }
 
@@ -110,6 +112,7 @@ void leader_view(Out& u, const Leader& l, const std::vector<OrientedRect>& bases
   // The rank shows in the figures on the stand; attachment on the table,
   // to a seat that sees the brigade.
   u.text(&UnitView::rank, to_string(l.rank));
+  u.text(&UnitView::noun, "");
   u.text(&UnitView::attached_to, attachment_shown ? std::string_view(l.attached_to) : "");
 }
 
@@ -135,6 +138,7 @@ void messenger_view(Out& u, const GameState& s, const Messenger& m, const std::v
   u.text(&UnitView::command, "");
   u.text(&UnitView::wing, "");
   u.text(&UnitView::rank, "");
+  u.text(&UnitView::noun, "");
   u.text(&UnitView::attached_to, "");
 }
 
@@ -152,6 +156,7 @@ void horse_holder_view(Out& u, const Brigade& b, std::string_view id, const std:
   u.text(&UnitView::command, full ? std::string_view(b.command) : "");
   u.text(&UnitView::wing, full ? std::string_view(b.wing) : "");
   u.text(&UnitView::rank, "");
+  u.text(&UnitView::noun, "");
   u.text(&UnitView::attached_to, "");
 }
 

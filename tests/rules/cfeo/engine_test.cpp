@@ -10,38 +10,18 @@
 #include "rules/cfeo/game.hpp"
 #include "rules/cfeo/setup.hpp"
 #include "rules/core/dice.hpp"
+#include "tests/rules/cfeo/specs.hpp"
 #include "rules/core/tell.hpp"
 
 namespace galloper::rules::cfeo {
 namespace {
 
-LeaderSpec leader(std::string id, Vec2 at) {
-  LeaderSpec l;
-  l.id = std::move(id);
-  l.position = at;
-  return l;
-}
+using specs::gun;
+using specs::leader;
+using specs::unit;
 
-UnitSpec unit(std::string id, Arm arm, std::uint32_t bases, Vec2 at, double facing) {
-  UnitSpec u;
-  u.id = std::move(id);
-  u.arm = arm;
-  u.grade = Grade::kC;
-  u.bases = bases;
-  u.formation = Formation::kLine;
-  u.position = at;
-  u.facing = facing;
-  return u;
-}
 
-GunSpec gun(std::string id, GunType type, Vec2 at, double facing) {
-  GunSpec g;
-  g.id = std::move(id);
-  g.type = type;
-  g.position = at;
-  g.facing = facing;
-  return g;
-}
+
 
 // Blue (the attacker) at the south facing north, red to the north facing
 // south. Blue has a battalion and a field gun beside it; red a battalion 100
@@ -137,6 +117,12 @@ TEST(CfeoFire, AFieldGunAtLongRangeOnANewTargetNeedsAFourAfterItsModifiers) {
   EXPECT_EQ(plain_text(shot->text), "blue_gun fires at red_foot: 4 -1 (new target) = 3, 1 DP.");
   ASSERT_EQ(shot->dice.size(), 1u);
   EXPECT_EQ(shot->dice[0].face, 4);
+  // Each seat is told it as it knows the pieces: blue names its gun and sees
+  // a battalion; red names its battalion and sees a gun.
+  const SeatKnowledge blue(CfeoGame(r->next, Seed{}).view_for("blue/w", {}));
+  EXPECT_EQ(tell_text(shot->text, blue), "blue_gun fires at an enemy battalion of foot: 4 -1 (new target) = 3, 1 DP.");
+  const SeatKnowledge red_seat(CfeoGame(r->next, Seed{}).view_for("red/w", {}));
+  EXPECT_EQ(tell_text(shot->text, red_seat), "An enemy field gun fires at red_foot: 4 -1 (new target) = 3, 1 DP.");
 }
 
 TEST(CfeoFire, AHiddenTargetIsRefusedInTheWordsAMadeUpOneGets) {
