@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "rules/cfeo/bot.hpp"
 #include "rules/cfeo/engine.hpp"
 #include "rules/cfeo/seats.hpp"
 #include "rules/cfeo/setup.hpp"
@@ -57,6 +58,10 @@ std::vector<std::size_t> CfeoGame::visible_events(const std::vector<Event>& even
     if (shown) out.push_back(i);
   }
   return out;
+}
+
+std::vector<Answer> CfeoGame::propose(const View& seat_view, const Decision& decision, BotRng& rng) const {
+  return cfeo::propose(seat_view, decision, rng);
 }
 
 std::unique_ptr<Game> make_game(const ScenarioSpec& spec, const Seed& seed) {

@@ -31,6 +31,7 @@ class CfeoGame final : public Game {
   Result<Resolution> resolve(const std::vector<Answer>& answers, Dice& dice) const override;
   std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                           const ViewSettings& settings) const override;
+  std::vector<Answer> propose(const View& seat_view, const Decision& decision, BotRng& rng) const override;
 
   const GameState& state() const { return state_; }
 

@@ -11,22 +11,15 @@
 #include "rules/cfeo/movement.hpp"
 #include "rules/cfeo/setup.hpp"
 #include "rules/core/dice.hpp"
+#include "tests/rules/cfeo/specs.hpp"
 #include "rules/core/tell.hpp"
 
 namespace galloper::rules::cfeo {
 namespace {
 
-UnitSpec unit(std::string id, Arm arm, Vec2 at, double facing) {
-  UnitSpec u;
-  u.id = std::move(id);
-  u.arm = arm;
-  u.grade = Grade::kC;
-  u.bases = 2;
-  u.formation = Formation::kLine;
-  u.position = at;
-  u.facing = facing;
-  return u;
-}
+using specs::leader;
+using specs::unit;
+
 
 // Blue's foot (x 960-1040) and horse (x 1160-1240) face north from y 300;
 // red's six-base battalion (x 880-1120) faces south at y `red_y`. No guns, so the bombardment and musketry ask nothing when red
@@ -43,26 +36,19 @@ ScenarioSpec spec(double red_y) {
     SideSpec a;
     a.id = side;
     a.style = CavalryStyle::kTraditional;
-    LeaderSpec m;
-    m.id = side + "_m";
-    m.position = Vec2{100, blue ? 20.0 : 1980.0};
-    a.marshal = m;
+    const Vec2 rear{100, blue ? 20.0 : 1980.0};
+    a.marshal = leader(side + "_m", rear);
     WingSpec w;
     w.id = "w";
-    LeaderSpec g = m;
-    g.id = side + "_g";
-    w.general = g;
+    w.general = leader(side + "_g", rear);
     BrigadeSpec b;
     b.id = side + "_b";
-    LeaderSpec bde = m;
-    bde.id = side + "_bde";
-    b.brigadier = bde;
+    b.brigadier = leader(side + "_bde", rear);
     if (blue) {
-      b.units.push_back(unit("foot", Arm::kFoot, {1000, 300}, 0));
-      b.units.push_back(unit("horse", Arm::kHorse, {1200, 300}, 0));
+      b.units.push_back(unit("foot", Arm::kFoot, 2, {1000, 300}, 0));
+      b.units.push_back(unit("horse", Arm::kHorse, 2, {1200, 300}, 0));
     } else {
-      b.units.push_back(unit("red_foot", Arm::kFoot, {1000, red_y}, 180));
-      b.units.back().bases = 6;  // 240 yds of front: x 880 to 1120
+      b.units.push_back(unit("red_foot", Arm::kFoot, 6, {1000, red_y}, 180));
     }
     w.brigades.push_back(b);
     a.wings.push_back(w);
