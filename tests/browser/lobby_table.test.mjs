@@ -82,7 +82,8 @@ test("lobby creates the demo game; a wing seat's link shows its own units", asyn
   assert.ok(dims.viewBox, "the map has a viewBox");
 
   // Selecting a unit shows its state in the side panel.
-  await ownUnits.first().click();
+  // Clicked on its body: the unit's name and markers stand apart from it.
+  await ownUnits.first().locator("polygon.base, polygon.stand").first().click();
   await table.locator(`.unit-panel[data-unit-id="${ownIds[0]}"]`).waitFor({ timeout: 5000 });
   await screenshot(table, "table-wing");
 

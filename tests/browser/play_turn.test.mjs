@@ -354,7 +354,8 @@ test("play: orders panel, seats bar, turn bar and event log follow the server; n
   const player = bySeat.get(players[0].seat);
   const firstOwn = player.page.locator('g.unit[data-knowledge="own"]').first();
   if (await firstOwn.count()) {
-    await firstOwn.click();
+    // Clicked on its body: the unit's name and markers stand apart from it.
+    await firstOwn.locator("polygon.base, polygon.stand").first().click();
     assert.ok(await player.page.locator('[data-testid="ranges"]').count(), "selecting a unit draws its range rings");
     const focusable = player.page.locator('[data-testid="orders-panel"] button:not([disabled]), [data-testid="orders-panel"] summary').first();
     if (await focusable.count()) {
