@@ -41,8 +41,9 @@ std::string with_article(std::string phrase) {
   return (vowel(phrase.front()) ? "an " : "a ") + phrase;
 }
 
-// What a player at the table sees of a piece: its kind and troop type, whose
-// side it stands on -- never its name or grade (RULINGS R21).
+// What a player at the table sees of a piece: its kind (in its ruleset's
+// noun, where it gives one) and troop type, whose side it stands on -- never
+// its name or grade (RULINGS R21).
 std::string seen_label(const UnitView& u, std::string_view seat_side) {
   std::string whose;
   if (!seat_side.empty()) whose = u.side == seat_side ? "friendly " : "enemy ";

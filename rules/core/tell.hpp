@@ -57,10 +57,10 @@ struct Known {
 // the step (`after`), so a piece destroyed, or gone out of sight, in the
 // step is still known as the seat knew it. A unit in either view known
 // Own, Friendly or Umpire is kNamed; Seen is kSeen, labelled from its kind
-// and troop type only, never its name (RULINGS R21); LastSeen markers and
-// absent pieces are kUnseen. The umpire's view (seat "umpire") names every
-// piece, those absent from both views by their ids. Keeps copies: the views
-// need not outlive it.
+// (or noun) and troop type only, never its name (RULINGS R21); LastSeen
+// markers and absent pieces are kUnseen. The umpire's view (seat "umpire")
+// names every piece, those absent from both views by their ids. Keeps
+// copies: the views need not outlive it.
 class SeatKnowledge {
  public:
   SeatKnowledge(const View& after, const View* before = nullptr);

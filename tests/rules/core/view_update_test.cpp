@@ -49,6 +49,7 @@ TEST(ViewUpdate, ClearingKeepsNoValueOfAnyField) {
   u.kind = UnitKind::kLeader;
   u.knowledge = Knowledge::kSeen;
   u.troop_type = "horse";
+  u.noun = "regiment";
   u.grade = "B";
   u.formation = "line";
   u.base_count = 4;
@@ -77,6 +78,7 @@ UnitView every_field(int n) {
   u.name = "name" + k;
   u.knowledge = n % 2 ? Knowledge::kSeen : Knowledge::kFriendly;
   u.troop_type = "type" + k;
+  u.noun = "noun" + k;
   u.grade = "grade" + k;
   u.formation = "formation" + k;
   u.bases.push_back(RectView{{1.0 * n, 2.0 * n}, 1, 2, 3.0 * n});
@@ -284,6 +286,7 @@ void describe(Out& u, const Piece& p) {
   u.value(&UnitView::last_seen_turn, 0);
   u.text(&UnitView::rank, "");
   u.text(&UnitView::attached_to, "");
+  u.text(&UnitView::noun, "");
 }
 
 UnitView built(const Piece& p) {
