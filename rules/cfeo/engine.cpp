@@ -16,10 +16,6 @@ namespace galloper::rules::cfeo {
 
 namespace {
 
-std::string when(const GameState& s) {
-  return "turn " + std::to_string(s.turn) + ", " + std::string(to_string(s.phase)) + " phase";
-}
-
 // "Morale Phase. ... Redress Ranks": every unit not in combat and without
 // DPs from artillery fire this turn removes DPs by its grade, more when it
 // has not moved.
@@ -61,7 +57,7 @@ void close_half(GameState& s, const std::vector<Decision>& owed, std::vector<Eve
 
 // The answer is for a decision pending now, of its seat, and legal.
 Verdict check_against(const GameState& s, const std::vector<Decision>& owed, const Answer& a) {
-  const auto found = addressed(owed, a, when(s), kUmpireSeat);
+  const auto found = addressed(owed, a, s.turn, to_string(s.phase), kUmpireSeat);
   if (!found) return found.error();
   if (s.phase == Phase::kMovement) return movement_check(s, *found.value(), a);
   return listed_option(*found.value(), a);

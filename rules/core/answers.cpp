@@ -33,14 +33,14 @@ bool sane_numbers(const Answer& a) {
   });
 }
 
-Result<const Decision*> addressed(const std::vector<Decision>& pending, const Answer& a, std::string_view when,
-                                  std::string_view umpire_seat) {
+Result<const Decision*> addressed(const std::vector<Decision>& pending, const Answer& a, std::uint32_t turn,
+                                  std::string_view phase, std::string_view umpire_seat) {
   const Decision* d = find_decision(pending, a.decision_id);
   // Another seat's decision about its pieces: to any seat but the umpire it
   // is answered as one that does not exist.
   if (d == nullptr || (d->seat != a.seat && !d->subjects.empty() && a.seat != umpire_seat)) {
-    return reject("unknown_decision",
-                  "Nothing called \"" + a.decision_id + "\" is pending now (" + std::string(when) + ").");
+    return reject("unknown_decision", "Nothing called \"" + a.decision_id + "\" is pending now (turn " +
+                                          std::to_string(turn) + ", " + std::string(phase) + " phase).");
   }
   if (d->seat != a.seat) {
     return reject("wrong_seat", "\"" + d->id + "\" is for seat " + d->seat + ", not " + a.seat + ".");

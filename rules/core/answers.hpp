@@ -5,6 +5,7 @@
 // hold, that an option is one of those listed, and that a step answers each
 // pending decision once. Each refusal is in words a player can act on; one
 // for another seat's decision reads exactly as one for a made-up id.
+#include <cstdint>
 #include <functional>
 #include <string_view>
 #include <vector>
@@ -25,10 +26,11 @@ bool sane_numbers(const Answer& answer);
 // The decision `answer` is for, when it is pending and the answer's seat
 // owes it (the umpire's seat may answer any); otherwise the refusal:
 // "unknown_decision" (not pending, or another seat's decision about its
-// pieces: `when` says when, "turn 3, movement phase"), "wrong_seat" (a
-// decision about no piece, for another seat), "bad_number".
-Result<const Decision*> addressed(const std::vector<Decision>& pending, const Answer& answer, std::string_view when,
-                                  std::string_view umpire_seat);
+// pieces: it says when, "turn 3, movement phase"), "wrong_seat" (a
+// decision about no piece, for another seat), "bad_number". Every answer a
+// room receives is checked here: nothing is built unless it is refused.
+Result<const Decision*> addressed(const std::vector<Decision>& pending, const Answer& answer, std::uint32_t turn,
+                                  std::string_view phase, std::string_view umpire_seat);
 
 // The answer's option is one of the decision's: "bad_option" otherwise.
 Verdict listed_option(const Decision& decision, const Answer& answer);

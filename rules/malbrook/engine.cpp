@@ -27,8 +27,7 @@ std::string army_name(const GameState& s, std::string_view id) {
 
 Verdict check_against(const GameState& s, const std::vector<Decision>& ds, const Answer& a,
                       const MoveChecks* moves = nullptr, const CommandChecks* commands = nullptr) {
-  const auto found = addressed(ds, a, "turn " + std::to_string(s.turn) + ", " + std::string(to_string(s.phase)) + " phase",
-                               kUmpireSeat);
+  const auto found = addressed(ds, a, s.turn, to_string(s.phase), kUmpireSeat);
   if (!found) return found.error();
   const Decision* d = found.value();
   switch (s.phase) {
