@@ -143,17 +143,22 @@ TEST_F(BotSeats, AGameOfBotsPlaysItselfAndReplaysFromItsLog) {
   const auto tokens = tokens_of(created);
 
   // The umpire watches: steps resolve one after another with nobody playing.
+  // The bots start when the game is made, so on a fast machine they may have
+  // played it to its end before the umpire joins: then the store shows it.
   Client umpire(port());
   ASSERT_TRUE(umpire.hello().has_welcome());
   ASSERT_TRUE(join_game(umpire, game, tokens.at("umpire")).has_joined());
   std::set<std::uint64_t> resolved;
-  for (int i = 0; i < 2000 && resolved.size() < 12; ++i) {
+  bool ended = false;
+  for (int i = 0; i < 2000 && resolved.size() < 12 && !ended; ++i) {
     auto m = umpire.receive();
     ASSERT_TRUE(m) << "the bots stopped after " << resolved.size() << " steps\n" << server_->log();
     if (m->has_step_resolved()) resolved.insert(m->step_resolved().step());
-    if (m->has_notice() && m->notice().kind() == "ended") break;
+    ended = m->has_notice() && m->notice().kind() == "ended";
   }
-  EXPECT_GE(resolved.size(), 12u);
+  if (!ended) {
+    EXPECT_GE(resolved.size(), 12u);
+  }
 
   // The bots' answers are in the log: the store replays with every state hash
   // checked, without the bot.
@@ -163,7 +168,7 @@ TEST_F(BotSeats, AGameOfBotsPlaysItselfAndReplaysFromItsLog) {
   EXPECT_EQ(replay.status, 0) << replay.out;
   auto locks = sqlite3(data_ / "galloper.db", "SELECT count(*) FROM steps WHERE kind = 'lock' AND game_id = '" + game + "'");
   EXPECT_EQ(locks.status, 0) << locks.out;
-  EXPECT_GT(std::stoi(locks.out.empty() ? "0" : locks.out), 0) << locks.out;
+  EXPECT_GE(std::stoi(locks.out.empty() ? "0" : locks.out), 12) << locks.out;
 }
 
 TEST_F(BotSeats, BadRequestsAreRefusedWithTypedErrorsAndStoreNothing) {
