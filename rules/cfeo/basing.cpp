@@ -1,6 +1,8 @@
 #include "rules/cfeo/basing.hpp"
 
 #include <algorithm>
+#include <limits>
+#include <span>
 
 namespace galloper::rules::cfeo {
 
@@ -25,6 +27,7 @@ std::uint32_t bases_per_rank(const Unit& unit) {
 }
 
 std::vector<OrientedRect> footprint(const Unit& unit) {
+  if (unit.destroyed) return {};
   const BaseSize base = base_size(unit.arm);
   const std::uint32_t per_rank = bases_per_rank(unit);
   const double gap = unit.formation == Formation::kUnformed ? kUnformedGap : 0;
@@ -43,6 +46,12 @@ std::vector<OrientedRect> footprint(const Unit& unit) {
     out.push_back(OrientedRect::from_front_mid(front_mid, base.width, base.depth, unit.facing_deg));
   }
   return out;
+}
+
+double group_gap(const std::vector<OrientedRect>& a, const std::vector<OrientedRect>& b) {
+  double best = std::numeric_limits<double>::infinity();
+  for (const auto& r : a) best = std::min(best, distance(std::span<const OrientedRect>(b), r));
+  return best;
 }
 
 OrientedRect footprint(const Gun& gun) {

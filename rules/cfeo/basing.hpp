@@ -26,8 +26,11 @@ inline constexpr BaseSize kLeaderBase{20, 20};
 // unformed troops stand in one loose rank.
 std::uint32_t bases_per_rank(const Unit& unit);
 
-// Each base of a unit, front rank first, left to right as the troops face.
+// Each base of a unit, front rank first, left to right as the troops face;
+// none once it is destroyed.
 std::vector<OrientedRect> footprint(const Unit& unit);
+// The yards between the nearest bases of two groups (infinite if either is empty).
+double group_gap(const std::vector<OrientedRect>& a, const std::vector<OrientedRect>& b);
 OrientedRect footprint(const Gun& gun);
 OrientedRect footprint(const Leader& leader);
 

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <string>
 
-#include "rules/cfeo/command_tables.hpp"
+#include "rules/cfeo/combat.hpp"
 #include "rules/cfeo/fire.hpp"
+#include "rules/cfeo/morale.hpp"
 #include "rules/cfeo/movement.hpp"
 #include "rules/cfeo/seats.hpp"
 #include "rules/cfeo/sequence.hpp"
@@ -16,43 +17,23 @@ namespace galloper::rules::cfeo {
 
 namespace {
 
-// "Morale Phase. ... Redress Ranks": every unit not in combat and without
-// DPs from artillery fire this turn removes DPs by its grade, more when it
-// has not moved.
-void redress(GameState& s, std::vector<Event>& ev) {
-  for (Unit& u : s.units) {
-    if (u.dps == 0) continue;
-    tables::RedressTerms terms;
-    terms.grade = u.grade;
-    terms.stationary = !u.moved;
-    terms.under_fire = u.under_fire;
-    terms.dps_from_artillery_this_turn = u.artillery_dps;
-    const int removed = std::min(tables::redress_allowance(terms), static_cast<int>(u.dps));
-    if (removed <= 0) continue;
-    u.dps -= static_cast<std::uint32_t>(removed);
-    Event e;
-    e.kind = "redress";
-    e.subjects = {u.id};
-    e.where = {{u.position, u.id}};
-    e.text = ref(u.id) + " redresses its ranks: " + std::to_string(removed) + (removed == 1 ? " DP" : " DPs") +
-             " removed.";
-    ev.push_back(std::move(e));
-  }
-}
-
 // What happens as a half-phase closes, after its answers (`owed`: the
 // decisions it owed). In the bombardment a gun of an acting side that was
 // offered nothing to fire at keeps its fire for close range.
-void close_half(GameState& s, const std::vector<Decision>& owed, std::vector<Event>& ev) {
+void close_half(GameState& s, const std::vector<Decision>& owed, Dice& dice, std::vector<Event>& ev) {
   if (s.phase == Phase::kBombardment) {
     for (Gun& g : s.guns) {
-      if (g.limbered || !is_acting(s, g.side)) continue;
+      if (g.limbered || g.abandoned || !is_acting(s, g.side)) continue;
       const std::string id = std::string(kFirePrefix) + g.id;
       if (find_decision(owed, id) == nullptr) g.reserved = true;
     }
   }
   const bool last_half = s.options.simultaneous || s.half == 1 || s.sides.size() < 2;
-  if (s.phase == Phase::kMorale && last_half) redress(s, ev);
+  if (s.phase == Phase::kMorale && last_half) {
+    assign_morale_dps(s, ev);
+    test_routs(s, dice, ev);
+    redress(s, ev);
+  }
 }
 
 // The answer is for a decision pending now, of its seat, and legal.
@@ -74,6 +55,7 @@ std::vector<Decision> pending(const GameState& s) {
     case Phase::kMusketry:
     case Phase::kCloseArtillery: return fire_pending(s, sight_table(s));
     case Phase::kMovement: return movement_pending(s);
+    case Phase::kCombat: return combat_pending(s, sight_table(s));
     default: return {};
   }
 }
@@ -96,13 +78,15 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
   } else if (r.next.phase == Phase::kMovement && !r.next.move_orders) {
     // The move dice: the orders follow in the same half.
     if (auto ok = resolve_movement(r.next, answers, dice, r.events); !ok) return ok.error();
+  } else if (r.next.phase == Phase::kCombat && !resolve_combat(r.next, answers, dice, r.events)) {
+    // Responses or moves after combat are owed in the same half.
   } else {
     if (r.next.phase == Phase::kMovement) {
       if (auto ok = resolve_movement(r.next, answers, dice, r.events); !ok) return ok.error();
-    } else {
+    } else if (r.next.phase != Phase::kCombat) {
       resolve_fire(r.next, answers, dice, r.events);
     }
-    close_half(r.next, owed, r.events);
+    close_half(r.next, owed, dice, r.events);
     advance(r.next, dice, r.events);
   }
   // Run on through everything that needs no decision.
@@ -111,7 +95,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
       r.next.move_orders = true;  // no dice owed: on to the orders
       continue;
     }
-    close_half(r.next, {}, r.events);
+    close_half(r.next, {}, dice, r.events);
     advance(r.next, dice, r.events);
   }
   ++r.next.step;

@@ -25,22 +25,17 @@ tables::GunClass gun_class(GunType t) {
   return tables::GunClass::kField;
 }
 
-const std::string& id_of(const GameState& s, Target t) {
-  return t.kind == Target::Kind::kGun ? s.guns[at(t.index)].id : s.units[at(t.index)].id;
-}
-std::vector<OrientedRect> bases_of(const GameState& s, Target t) {
-  if (t.kind == Target::Kind::kGun) return {footprint(s.guns[at(t.index)])};
-  return footprint(s.units[at(t.index)]);
-}
+const std::string& id_of(const GameState& s, Target t) { return target_id(s, t); }
+std::vector<OrientedRect> bases_of(const GameState& s, Target t) { return target_bases(s, t); }
 
-// Every enemy unit and gun, units first, in state order.
+// Every enemy unit and gun still in the fight, units first, in state order.
 std::vector<Target> enemies_of(const GameState& s, Index side) {
   std::vector<Target> out;
   for (std::size_t i = 0; i < s.units.size(); ++i) {
     if (s.units[i].side != side) out.push_back({Target::Kind::kUnit, static_cast<Index>(i)});
   }
   for (std::size_t i = 0; i < s.guns.size(); ++i) {
-    if (s.guns[i].side != side) out.push_back({Target::Kind::kGun, static_cast<Index>(i)});
+    if (s.guns[i].side != side && !s.guns[i].abandoned) out.push_back({Target::Kind::kGun, static_cast<Index>(i)});
   }
   return out;
 }
@@ -55,15 +50,6 @@ bool in_arc(const OrientedRect& from, const std::vector<OrientedRect>& target) {
                      [&](const OrientedRect& r) { return rect_in_front_arc(from, r, kFireArcDeg); });
 }
 
-// The enemies a piece of `seat` may be offered: those its seat's eyes see.
-std::vector<Target> seen_enemies(const GameState& s, const SightTable& sight, const std::string& seat, Index side) {
-  const SeatMask eyes = eyes_of(sight, seat, !s.options.seat_vision);
-  std::vector<Target> out;
-  for (Target t : enemies_of(s, side)) {
-    if ((sight.seen_by[sight.object_of(s, t)] & eyes) != 0) out.push_back(t);
-  }
-  return out;
-}
 
 Decision fire_decision(const GameState& s, std::string id, const std::string& seat, const std::string& piece,
                        std::string prompt, const std::vector<Target>& ts, bool may_reserve) {
@@ -191,6 +177,24 @@ Shot volley(const GameState& s, GameState& next, std::size_t ui, Target t, Dice&
 
 }  // namespace
 
+std::vector<Target> seen_enemies(const GameState& s, const SightTable& sight, const std::string& seat, Index side) {
+  const SeatMask eyes = eyes_of(sight, seat, !s.options.seat_vision);
+  std::vector<Target> out;
+  for (Target t : enemies_of(s, side)) {
+    if ((sight.seen_by[sight.object_of(s, t)] & eyes) != 0) out.push_back(t);
+  }
+  return out;
+}
+
+const std::string& target_id(const GameState& s, Target t) {
+  return t.kind == Target::Kind::kGun ? s.guns[at(t.index)].id : s.units[at(t.index)].id;
+}
+
+std::vector<OrientedRect> target_bases(const GameState& s, Target t) {
+  if (t.kind == Target::Kind::kGun) return {footprint(s.guns[at(t.index)])};
+  return footprint(s.units[at(t.index)]);
+}
+
 Target target_named(const GameState& s, std::string_view id) {
   for (std::size_t i = 0; i < s.units.size(); ++i) {
     if (s.units[i].id == id) return {Target::Kind::kUnit, static_cast<Index>(i)};
@@ -206,7 +210,7 @@ std::vector<Decision> fire_pending(const GameState& s, const SightTable& sight) 
   if (s.phase == Phase::kMusketry) {
     for (std::size_t i = 0; i < s.units.size(); ++i) {
       const Unit& u = s.units[i];
-      if (!is_foot(u.arm) || !is_acting(s, u.side)) continue;
+      if (!is_foot(u.arm) || !is_acting(s, u.side) || u.routing || u.retiring) continue;
       // Beyond 40 yds of every base, and within 120 of a base of the front rank that faces it.
       std::vector<Target> ts;
       for (Target t : seen_enemies(s, sight, seat_of(s, u), u.side)) {
@@ -225,7 +229,7 @@ std::vector<Decision> fire_pending(const GameState& s, const SightTable& sight) 
   const bool close = s.phase == Phase::kCloseArtillery;
   for (std::size_t i = 0; i < s.guns.size(); ++i) {
     const Gun& g = s.guns[i];
-    if (g.limbered || !is_acting(s, g.side) || (close && !g.reserved)) continue;
+    if (g.limbered || g.abandoned || !is_acting(s, g.side) || (close && !g.reserved)) continue;
     const auto ranges = tables::gun_ranges(gun_class(g.type));
     const double reach = close ? ranges.close : ranges.maximum;
     std::vector<Target> ts;

@@ -9,11 +9,13 @@
 // the enemies its seat sees: "fire/<gun>" (a target, "reserve" or "hold"),
 // "musketry/<unit>" and "close_fire/<gun>" (a target or "hold"). Every shot
 // of a step is worked out on the state the step began with, then applied.
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "rules/cfeo/sight.hpp"
 #include "rules/cfeo/state.hpp"
+#include "rules/core/geometry.hpp"
 #include "rules/core/decision.hpp"
 #include "rules/core/dice.hpp"
 
@@ -35,5 +37,12 @@ void resolve_fire(GameState& state, const std::vector<Answer>& answers, Dice& di
 
 // The piece an id names: a unit or a gun (kind kNone: neither).
 Target target_named(const GameState& state, std::string_view id);
+const std::string& target_id(const GameState& state, Target target);
+std::vector<OrientedRect> target_bases(const GameState& state, Target target);
+
+// The enemy units and guns (abandoned guns aside) a piece of `seat` on
+// `side` may be offered: those its seat's eyes see, or its side's with
+// side-shared vision.
+std::vector<Target> seen_enemies(const GameState& state, const SightTable& sight, const std::string& seat, Index side);
 
 }  // namespace galloper::rules::cfeo

@@ -37,19 +37,13 @@ tables::MoveFormation move_formation(Formation f) {
   return tables::MoveFormation::kLine;
 }
 
-double group_distance(const std::vector<OrientedRect>& a, const std::vector<OrientedRect>& b) {
-  double best = std::numeric_limits<double>::infinity();
-  for (const auto& r : a) best = std::min(best, distance(std::span<const OrientedRect>(b), r));
-  return best;
-}
-
 double enemy_distance_of(const GameState& s, Index side, const std::vector<OrientedRect>& bases) {
   double best = std::numeric_limits<double>::infinity();
   for (const Unit& e : s.units) {
-    if (e.side != side) best = std::min(best, group_distance(bases, footprint(e)));
+    if (e.side != side) best = std::min(best, group_gap(bases, footprint(e)));
   }
   for (const Gun& g : s.guns) {
-    if (g.side != side) best = std::min(best, group_distance(bases, {footprint(g)}));
+    if (g.side != side && !g.abandoned) best = std::min(best, group_gap(bases, {footprint(g)}));
   }
   return best;
 }
@@ -246,7 +240,8 @@ std::vector<Decision> movement_pending(const GameState& s) {
   std::vector<Decision> out;
   if (s.phase != Phase::kMovement) return out;
   for (const Unit& u : s.units) {
-    if (!is_acting(s, u.side)) continue;
+    // Routing and retiring units make no ordered move (RULINGS C7).
+    if (!is_acting(s, u.side) || u.destroyed || u.routing || u.retiring) continue;
     if (!s.move_orders) {
       if (!tactical(s, u)) continue;
       Decision d;
@@ -317,25 +312,52 @@ Result<bool> resolve_movement(GameState& s, const std::vector<Answer>& answers, 
     return true;
   }
   const GameState before = s;
-  std::vector<std::pair<std::size_t, std::string>> moved;  // unit, decision
+  struct Order {
+    std::size_t unit;
+    std::string decision;
+    Moved moved;
+  };
+  std::vector<Order> orders;
   for (const Answer& a : answers) {
     const std::size_t i = unit_of(before, a.decision_id, kMovePrefix);
     if (i >= before.units.size() || a.steps.empty()) continue;
     auto m = carry_out(before, i, a);
     if (!m) return m.error();
-    const Unit& from = before.units[i];
-    Unit& u = s.units[i];
-    const std::uint32_t dps = u.dps;
-    u = m->unit;
-    u.dps = dps;
-    take_dps(u, m->dps, "manoeuvre", ev);
+    orders.push_back({i, a.decision_id, std::move(m.value())});
+  }
+  // Both sides moving at once: enemies whose moves would meet, ending
+  // within 20 yds of each other, both halt where they stood (RULINGS F10).
+  std::vector<char> met(orders.size(), 0);
+  for (std::size_t x = 0; x < orders.size(); ++x) {
+    for (std::size_t y = x + 1; y < orders.size(); ++y) {
+      const Unit& a = orders[x].moved.unit;
+      const Unit& b = orders[y].moved.unit;
+      if (a.side != b.side && group_gap(footprint(a), footprint(b)) < kHaltFromEnemy - kTolerance) met[x] = met[y] = 1;
+    }
+  }
+  std::vector<std::pair<std::size_t, std::string>> moved;  // unit, decision
+  for (std::size_t x = 0; x < orders.size(); ++x) {
+    const Order& o = orders[x];
+    Unit& u = s.units[o.unit];
     Event e;
-    e.kind = "moved";
     e.subjects = {u.id};
-    e.where = {{from.position, ""}, {u.position, u.id}};
-    e.text = ref(u.id) + " moves " + yards(m->used) + ".";
+    if (met[x]) {
+      e.kind = "halted";
+      e.where = {{u.position, u.id}};
+      e.text = ref(u.id) + " meets the enemy moving at the same time and halts where it stood.";
+      ev.push_back(std::move(e));
+      continue;
+    }
+    const Vec2 from = u.position;
+    const std::uint32_t dps = u.dps;
+    u = o.moved.unit;
+    u.dps = dps;
+    take_dps(u, o.moved.dps, "manoeuvre", ev);
+    e.kind = "moved";
+    e.where = {{from, ""}, {u.position, u.id}};
+    e.text = ref(u.id) + " moves " + yards(o.moved.used) + ".";
     ev.push_back(std::move(e));
-    moved.emplace_back(i, a.decision_id);
+    moved.emplace_back(o.unit, o.decision);
   }
   // Orders legal alone that end on each other.
   for (std::size_t x = 0; x < moved.size(); ++x) {

@@ -28,6 +28,9 @@ RulesetInfo ruleset_info() {
       term_of("fire", "Fire", "A gun or a battalion: a target, reserve fire, or hold"),
       term_of("move_dice", "Move dice", "Within 120 yards of the enemy: the dice of a tactical move"),
       term_of("move", "Movement orders", "Steps within the move's yards"),
+      term_of("charge", "Charge", "In the combat phase: an enemy within reach to charge, or none"),
+      term_of("response", "Response", "A charged unit: stand, counter-charge or evade"),
+      term_of("after_combat", "After combat", "Remain, pursue, retire, take the position or ride through"),
   };
   r.step_actions = {
       {"forward", "Forward", {"distance"}},
@@ -39,7 +42,7 @@ RulesetInfo ruleset_info() {
   for (Formation f : {Formation::kLine, Formation::kAssaultColumn, Formation::kMarchColumn}) {
     r.formations.push_back(term_of(to_string(f)));
   }
-  r.statuses = {term_of("limbered"), term_of("wounded")};
+  r.statuses = {term_of("limbered"), term_of("wounded"), term_of("routing"), term_of("retiring"), term_of("abandoned")};
   for (Arm a : {Arm::kFoot, Arm::kHorse, Arm::kDragoons, Arm::kDismountedDragoons}) {
     r.troop_types.push_back(term_of(to_string(a)));
   }

@@ -19,10 +19,18 @@ void clear_turn_marks(GameState& s) {
     u.moved = false;
     u.allowance = -1;
     u.artillery_dps = false;
+    u.under_fire = false;
+    u.in_combat = false;
+    u.evaded = false;
+    u.rode_through = false;
+    // "Next turn may either continue to retire or remain in place to
+    // reform": it stands, unformed, until it re-forms (RULINGS C7).
+    u.retiring = false;
   }
   for (Gun& g : s.guns) {
     g.reserved = false;
     g.fired = false;
+    g.under_fire = false;
   }
 }
 
@@ -51,6 +59,7 @@ void enter_phase(GameState& s, Phase p, std::vector<Event>& ev) {
   s.phase = p;
   s.half = 0;
   s.move_orders = false;
+  s.combat_stage = CombatStage::kCharges;
   ev.push_back(public_event("phase", "Turn " + std::to_string(s.turn) + ": " + std::string(to_string(p)) + " phase" +
                                          (alternate(s) ? ", " + side_name(s, s.first) + " first." : ", both sides together.")));
 }
@@ -90,6 +99,7 @@ void advance(GameState& s, Dice& dice, std::vector<Event>& ev) {
   if (alternate(s) && s.half == 0) {
     s.half = 1;
     s.move_orders = false;
+    s.combat_stage = CombatStage::kCharges;
     ev.push_back(public_event("phase", "Turn " + std::to_string(s.turn) + ": " + std::string(to_string(s.phase)) +
                                            " phase, " + side_name(s, other(s, s.first)) + " now act."));
     return;

@@ -41,6 +41,21 @@ StateHash state_hash(const GameState& s) {
   h.i64(s.first);
   h.byte(s.half);
   h.boolean(s.move_orders);
+  h.byte(static_cast<std::uint8_t>(s.combat_stage));
+  h.u64(s.charges.size());
+  for (const auto& c : s.charges) {
+    h.i64(c.unit);
+    h.byte(static_cast<std::uint8_t>(c.target.kind));
+    h.i64(c.target.index);
+    h.byte(static_cast<std::uint8_t>(c.response));
+  }
+  h.u64(s.after_combat.size());
+  for (const auto& a : s.after_combat) {
+    h.i64(a.unit);
+    h.byte(static_cast<std::uint8_t>(a.choice));
+    h.i64(a.enemy);
+    h.boolean(a.enemy_gave_ground);
+  }
   h.u64(s.step);
   h.tag(2);
   hash_features(h, s.features);
@@ -87,6 +102,12 @@ StateHash state_hash(const GameState& s) {
     h.i64(u.allowance);
     h.boolean(u.under_fire);
     h.boolean(u.artillery_dps);
+    h.boolean(u.in_combat);
+    h.boolean(u.evaded);
+    h.boolean(u.rode_through);
+    h.boolean(u.retiring);
+    h.boolean(u.routing);
+    h.boolean(u.destroyed);
   }
   h.tag(5);
   h.u64(s.guns.size());
@@ -106,6 +127,8 @@ StateHash state_hash(const GameState& s) {
     h.boolean(g.reserved);
     h.boolean(g.fired);
     h.boolean(g.under_fire);
+    h.boolean(g.abandoned);
+    h.boolean(g.crew_killed);
   }
   h.tag(6);
   h.u64(s.leaders.size());

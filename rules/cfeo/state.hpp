@@ -45,6 +45,13 @@ struct Unit {
   std::int32_t allowance = -1;  // yards the move dice gave this turn; -1: none rolled
   bool under_fire = false;      // was shot at
   bool artillery_dps = false;   // took DPs from artillery fire (no redress: "Redress Ranks")
+  bool in_combat = false;       // fought in the combat phase (no redress)
+  bool evaded = false;          // evaded a charge ("Evading = 1 DP")
+  bool rode_through = false;    // rode through or took the position ("-1DP")
+  // Until it ends (combat.hpp):
+  bool retiring = false;        // "Retire": until it stops to reform
+  bool routing = false;         // "Rout": until a control test stops it
+  bool destroyed = false;       // lost its last base (RULINGS C10): off the table
 
   friend bool operator==(const Unit&, const Unit&) = default;
 };
@@ -76,6 +83,9 @@ struct Gun {
   bool reserved = false;  // reserved its fire in the bombardment for close artillery
   bool fired = false;
   bool under_fire = false;
+  // Lost in combat ("Guns abandoned"): it fires, moves and fights no more.
+  bool abandoned = false;
+  bool crew_killed = false;
 
   friend bool operator==(const Gun&, const Gun&) = default;
 };
@@ -137,6 +147,35 @@ struct Objective {
   friend bool operator==(const Objective&, const Objective&) = default;
 };
 
+// A charge declared in the combat phase, and the target's response
+// (combat.hpp).
+enum class Response : std::uint8_t { kStand, kCounterCharge, kEvade };
+struct Charge {
+  Index unit = kNone;
+  Target target;
+  Response response = Response::kStand;
+  friend bool operator==(const Charge&, const Charge&) = default;
+};
+
+// A unit's move after combat that its player chooses ("Movement after
+// Combat"): what the Combat Results row allows it.
+enum class AfterCombatChoice : std::uint8_t {
+  kAnyPermittedAction,  // remain, pursue; cavalry may retire, foot take the position
+  kRemainOrRetire,
+  kRideThrough,         // 2 or 3 dice
+};
+struct AfterCombat {
+  Index unit = kNone;
+  AfterCombatChoice choice = AfterCombatChoice::kAnyPermittedAction;
+  Index enemy = kNone;     // the unit it fought that gave ground, if any
+  bool enemy_gave_ground = false;
+  friend bool operator==(const AfterCombat&, const AfterCombat&) = default;
+};
+
+// The combat phase's stages within each half: charges are declared, the
+// charged answer, then the moves after combat are chosen.
+enum class CombatStage : std::uint8_t { kCharges, kResponses, kAfterCombat };
+
 // The phases of a turn, in the sheet's order ("Sequence of Play").
 enum class Phase : std::uint8_t {
   kBombardment, kMusketry, kCommand, kMovement, kCloseArtillery, kCombat, kMorale,
@@ -171,6 +210,9 @@ struct GameState {
   Index first = kNone;    // the side that acts first this turn
   std::uint8_t half = 0;  // alternate play: 0 while the first side acts, 1 the other
   bool move_orders = false;  // movement phase: the move dice are settled, orders are owed
+  CombatStage combat_stage = CombatStage::kCharges;
+  std::vector<Charge> charges;            // declared this half
+  std::vector<AfterCombat> after_combat;  // choices owed this half
   std::uint64_t step = 0; // steps resolved
 };
 

@@ -54,6 +54,9 @@ UnitView unit_view(const GameState& s, const Unit& unit, Knowledge k) {
     u.attributes.push_back({"pikes", std::to_string(unit.pike_bases) + (unit.pike_bases == 1 ? " base" : " bases")});
   }
   if (unit.skirmishers) u.attributes.push_back({"skirmishers", "open order"});
+  // Flight shows from afar.
+  if (unit.routing) u.status.push_back("routing");
+  if (unit.retiring) u.status.push_back("retiring");
   if (!full) return u;
   u.name = unit.name;
   u.grade = to_string(unit.grade);
@@ -72,6 +75,7 @@ UnitView gun_view(const GameState& s, const Gun& gun, Knowledge k) {
   u.troop_type = to_string(gun.type);
   u.dps = gun.dps;
   if (gun.limbered) u.status.push_back("limbered");
+  if (gun.abandoned) u.status.push_back("abandoned");
   if (k == Knowledge::kSeen) return u;
   u.name = gun.name;
   u.command = id_or_empty(s.brigades, gun.brigade);
@@ -145,7 +149,10 @@ View view_for(const GameState& s, std::string_view seat_id, const ViewSettings& 
     if (!shown[o]) continue;
     const PieceRef ref = sight.refs[o];
     switch (ref.kind) {
-      case PieceKind::kUnit: v.units.push_back(unit_view(s, s.units[ref.index], known[o])); break;
+      case PieceKind::kUnit:
+        // A destroyed unit has left the table.
+        if (!s.units[ref.index].destroyed) v.units.push_back(unit_view(s, s.units[ref.index], known[o]));
+        break;
       case PieceKind::kGun: v.units.push_back(gun_view(s, s.guns[ref.index], known[o])); break;
       case PieceKind::kLeader: {
         const Leader& l = s.leaders[ref.index];

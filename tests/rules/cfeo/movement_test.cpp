@@ -247,5 +247,41 @@ TEST(CfeoMarchMove, TwoOrdersThatEndOnEachOtherAreRefusedNamingBoth) {
   EXPECT_EQ(r.error().decisions, (std::vector<std::string>{"move/foot", "move/horse"}));
 }
 
+// Both sides moving at once (RULINGS F10): the foot and red's battalion, 120
+// yds apart, each advance 60 yds: legal alone, they would meet; both halt
+// where they stood and the step goes on.
+TEST(CfeoSimultaneousMove, EnemiesWhoseMovesWouldMeetBothHalt) {
+  GameState s = at_movement(420);
+  s.options.simultaneous = true;
+  s.half = 0;
+  std::vector<Answer> dice_answers;
+  for (const auto& d : pending(s)) dice_answers.push_back({d.id, d.seat, d.kind == "move_dice" ? "1+d6" : "", {}});
+  ASSERT_EQ(dice_answers.size(), 2u);  // the foot and red's battalion; the horse marches later
+  FixedDice dice({5, 6, 5, 6});       // 110 yds each (and a DP each for the 6)
+  auto rolled = resolve(s, dice_answers, dice);
+  ASSERT_TRUE(rolled.ok()) << rolled.error().reason;
+  const GameState& at = rolled->next;
+  const auto owed = pending(at);
+  std::vector<Answer> orders;
+  for (const auto& d : owed) {
+    orders.push_back(order(d, d.id == "move/foot" || d.id == "move/red_foot" ? std::vector<OrderStep>{forward(60)}
+                                                                             : std::vector<OrderStep>{}));
+    EXPECT_TRUE(check(at, orders.back()).ok()) << d.id;
+  }
+  FixedDice none({});
+  auto r = resolve(at, orders, none);
+  ASSERT_TRUE(r.ok()) << r.error().reason;
+  EXPECT_EQ(r->next.units[0].position, at.units[0].position);
+  EXPECT_EQ(r->next.units[2].position, at.units[2].position);
+  int halted = 0;
+  for (const Event& e : r->events) {
+    if (e.kind != "halted") continue;
+    ++halted;
+    EXPECT_EQ(e.subjects.size(), 1u);
+    EXPECT_NE(plain_text(e.text).find("meets the enemy moving at the same time and halts"), std::string::npos);
+  }
+  EXPECT_EQ(halted, 2);
+}
+
 }  // namespace
 }  // namespace galloper::rules::cfeo
