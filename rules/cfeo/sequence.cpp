@@ -1,5 +1,7 @@
 #include "rules/cfeo/sequence.hpp"
 
+#include "rules/cfeo/victory.hpp"
+
 namespace galloper::rules::cfeo {
 
 namespace {
@@ -108,11 +110,7 @@ void advance(GameState& s, Dice& dice, std::vector<Event>& ev) {
     enter_phase(s, static_cast<Phase>(static_cast<int>(s.phase) + 1), ev);
     return;
   }
-  if (s.turn >= s.turn_limit) {
-    s.ended = true;
-    ev.push_back(public_event("game_over", "Turn " + std::to_string(s.turn) + " was the last: the game is over."));
-    return;
-  }
+  if (end_of_turn(s, ev)) return;
   ++s.turn;
   begin_turn(s, dice, ev);
 }

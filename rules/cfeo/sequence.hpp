@@ -25,8 +25,8 @@ bool is_acting(const GameState& state, Index side);
 // Starts the game: turn 1 begins (its first side settled).
 void start(GameState& state, Dice& dice, std::vector<Event>& events);
 // On from the current half: the other side's half of an alternating phase,
-// else the next phase, else the next turn; after the last turn's morale
-// phase the game ends (state.ended).
+// else the next phase, else the next turn; after a morale phase the game
+// may end (victory.hpp; state.ended).
 void advance(GameState& state, Dice& dice, std::vector<Event>& events);
 
 
