@@ -2,15 +2,20 @@
 // pinch, buttons, +/-), select a unit (click or tap, or Tab then Enter/Space).
 // A seat's map is turned to its side's own edge (orientation.ts); names and
 // markers keep their size on screen and names are placed clear of each other
-// (declutter.ts) at every zoom.
+// (declutter.ts) at every zoom. A press may start a gesture instead of a
+// pan: the measuring tape when it is on (tapeTool.ts), else whatever the page
+// makes of it (`onPress`: dragging a unit to move it, a wheel handle).
 import type { GameView } from "@gen/galloper/v1/game_pb";
 import type { Vocabulary } from "../game/ruleset";
 import { clear, h, s } from "../ui/dom";
 import { declutterLabels, labelPriority, labelSize, type Box, type LabelRequest } from "./declutter";
 import { drawDefs, drawTable, drawTerrain, drawUnits, unitRects } from "./draw";
+import type { WheelHandle } from "./drag";
 import { drawGhost, drawRanges } from "./drawPreview";
+import { drawHandles } from "./drawTools";
 import { decideTurn, frameOf, toScreen, toTable, turnKey, type TableFrame } from "./orientation";
 import type { Placement, Preview } from "./preview";
+import { TapeTool } from "./tapeTool";
 import {
   bounds,
   clientToSvg,
@@ -24,8 +29,21 @@ import {
   type ViewBox,
 } from "./geometry";
 
+// A gesture the map hands a pointer to once it has moved past the drag
+// threshold (table points); `cancel` when it ends any other way (Escape, a
+// second finger, a press that never moved: that one is a click).
+export interface MapGesture {
+  move(at: Vec): void;
+  end(at: Vec): void;
+  cancel(): void;
+}
+
 export interface TableMapOptions {
   onSelect: (unitId: string | null) => void;
+  // A press on the map at a table point, on `target`: a gesture to hand the
+  // pointer to, or null to pan (and select on a click) as usual.
+  // `unitsPerPx`: table units per screen pixel now, for reach on screen.
+  onPress?: (at: Vec, target: Element | null, unitsPerPx: number) => MapGesture | null;
   // Where a seat's turn of the table is kept across reloads (localStorage),
   // so the map does not flip when its army has crossed the middle.
   turnMemory?: Pick<Storage, "getItem" | "setItem"> | null;
@@ -45,6 +63,15 @@ export class TableMap {
   // Range rings and front arc under the units; an order's ghost over them.
   private readonly rangeLayer: SVGGElement;
   private readonly ghostLayer: SVGGElement;
+  // Over everything: the wheel handles, then the tape.
+  private readonly handleLayer: SVGGElement;
+  private readonly tapeLayer: SVGGElement;
+  private readonly tape: TapeTool;
+  private handles: { list: WheelHandle[]; unitId: string } | null = null;
+  private readonly readout: HTMLDivElement;
+  private gesture: { id: number; x: number; y: number; moved: boolean; handler: MapGesture; target: Element | null } | null = null;
+  private readonly onDocKey = (e: KeyboardEvent) => this.onDocumentKey(e);
+  private readonly onDocEscape = (e: KeyboardEvent) => this.onDocumentEscape(e);
   private readonly scaleBar: HTMLDivElement;
   private readonly north: HTMLDivElement;
   private view: GameView | null = null;
@@ -68,7 +95,9 @@ export class TableMap {
       class: "table-map",
       "data-testid": "table-map",
       role: "application",
-      "aria-label": "Table map. Drag or arrow keys to pan, wheel or plus/minus to zoom, Tab to a unit and Enter to select it.",
+      "aria-label":
+        "Table map. Drag or arrow keys to pan, wheel or plus/minus to zoom, Tab to a unit and Enter to select it. " +
+        "Drag one of your units with a move to order it, its corner handles to wheel; t for the measuring tape.",
       tabindex: 0,
       preserveAspectRatio: "xMidYMid meet",
     });
@@ -77,7 +106,10 @@ export class TableMap {
     this.unitLayer = s("g", {});
     this.rangeLayer = s("g", { class: "range-layer" });
     this.ghostLayer = s("g", { class: "ghost-layer" });
-    this.svg.append(drawDefs(), this.tableLayer, this.terrainLayer, this.rangeLayer, this.unitLayer, this.ghostLayer);
+    this.handleLayer = s("g", { class: "handle-layer" });
+    this.tapeLayer = s("g", { class: "tape-layer" });
+    this.svg.append(drawDefs(), this.tableLayer, this.terrainLayer, this.rangeLayer, this.unitLayer, this.ghostLayer, this.handleLayer, this.tapeLayer);
+    this.tape = new TapeTool(this.tapeLayer, () => this.frame(), (n) => this.unitWord(n));
 
     const button = (label: string, title: string, testid: string, action: () => void) => {
       const b = h("button", { type: "button", class: "map-button", title, "aria-label": title, "data-testid": testid }, label);
@@ -90,23 +122,31 @@ export class TableMap {
       button("+", "Zoom in", "zoom-in", () => this.zoomBy(ZOOM_STEP)),
       button("−", "Zoom out", "zoom-out", () => this.zoomBy(1 / ZOOM_STEP)),
       button("⤢", "Fit the table", "fit-map", () => this.fit()),
+      this.tape.button,
     );
     this.scaleBar = h("div", { class: "scale-bar", "aria-hidden": "true" });
     this.north = h("div", { class: "north-arrow", "data-testid": "north-arrow" });
     this.showNorth();
-    this.root = h("div", { class: "map-wrap" }, this.svg, controls, this.north, this.scaleBar);
+    this.readout = h("div", { class: "map-readout gesture-readout", role: "status", "aria-live": "polite", hidden: true, "data-testid": "gesture-readout" });
+    const readouts = h("div", { class: "map-readouts" }, this.readout, this.tape.readout);
+    this.root = h("div", { class: "map-wrap" }, this.svg, controls, this.north, readouts, this.scaleBar);
 
     this.svg.addEventListener("pointerdown", (e) => this.onPointerDown(e));
     this.svg.addEventListener("pointermove", (e) => this.onPointerMove(e));
     this.svg.addEventListener("pointerup", (e) => this.onPointerUp(e));
     this.svg.addEventListener("pointercancel", (e) => {
       this.pointers.delete(e.pointerId);
+      if (this.gesture?.id === e.pointerId) this.cancelGesture();
       if (this.pointers.size < 2) this.pinch = null;
       this.drag = null;
       this.svg.classList.remove("dragging");
     });
     this.svg.addEventListener("wheel", (e) => this.onWheel(e), { passive: false });
     this.root.addEventListener("keydown", (e) => this.onKey(e));
+    // "t" anywhere on the page but a text field; Escape ends a gesture
+    // wherever the keyboard is.
+    document.addEventListener("keydown", this.onDocKey);
+    document.addEventListener("keydown", this.onDocEscape, true);
 
     this.resizeObserver =
       typeof ResizeObserver === "undefined" ? null : new ResizeObserver(() => this.onResize());
@@ -115,6 +155,8 @@ export class TableMap {
 
   destroy(): void {
     this.resizeObserver?.disconnect();
+    document.removeEventListener("keydown", this.onDocKey);
+    document.removeEventListener("keydown", this.onDocEscape, true);
   }
 
   update(view: GameView): void {
@@ -133,6 +175,8 @@ export class TableMap {
     replace(this.tableLayer, drawTable(frame));
     replace(this.terrainLayer, drawTerrain(view, frame));
     this.drawUnitsKeepingFocus();
+    this.drawHandles();
+    this.tape.redraw();
     if (first) this.fit();
     else this.applyViewBox();
   }
@@ -147,6 +191,30 @@ export class TableMap {
     const frame = this.frame();
     if (ranges) this.rangeLayer.append(drawRanges(ranges, frame));
     if (ghost && ghost.steps.length > 0) this.ghostLayer.append(drawGhost(ghost, frame, colour));
+  }
+
+  // Wheel handles on a unit's front corners (drag.ts); null clears.
+  setHandles(handles: WheelHandle[] | null, unitId = ""): void {
+    this.handles = handles && handles.length ? { list: handles, unitId } : null;
+    this.drawHandles();
+  }
+
+  // What a gesture is writing, shown over the map; null hides it. `over`:
+  // the drag measures more than the allowance the decision states.
+  setReadout(text: string | null, tool = "", over = false): void {
+    this.readout.hidden = text === null;
+    this.readout.textContent = text ?? "";
+    this.readout.dataset.tool = text === null ? "" : tool;
+    this.readout.dataset.over = String(over);
+  }
+
+  // Turns the measuring tape on or off (the toggle button, "t").
+  toggleTape(on?: boolean): void {
+    this.tape.toggle(on);
+  }
+
+  get tapeOn(): boolean {
+    return this.tape.active;
   }
 
   // The table point under a pointer (client pixels), whichever way up the
@@ -242,6 +310,22 @@ export class TableMap {
       this.turned ? "North is down: the table is turned to your side's edge" : "North is up",
     );
     this.north.title = this.north.getAttribute("aria-label")!;
+  }
+
+  private drawHandles(): void {
+    clear(this.handleLayer);
+    if (this.handles && this.view) this.handleLayer.append(drawHandles(this.handles.list, this.frame(), this.handles.unitId));
+  }
+
+  private unitsPerPx(): number {
+    return this.vb ? this.vb.w / this.pixelWidth() : 1;
+  }
+
+  private cancelGesture(): void {
+    const g = this.gesture;
+    this.gesture = null;
+    this.svg.classList.remove("gesturing");
+    g?.handler.cancel();
   }
 
   private drawUnitsKeepingFocus(): void {
@@ -360,8 +444,9 @@ export class TableMap {
     if (e.button !== 0) return;
     this.pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
     if (this.pointers.size === 2) {
-      // A second finger: the drag becomes a pinch.
+      // A second finger: the drag or gesture becomes a pinch.
       this.drag = null;
+      this.cancelGesture();
       for (const id of this.pointers.keys()) {
         if (!this.svg.hasPointerCapture(id)) this.svg.setPointerCapture(id);
       }
@@ -369,6 +454,13 @@ export class TableMap {
       return;
     }
     if (this.pointers.size > 2 || this.pinch) return;
+    const at = this.tableAt(e.clientX, e.clientY);
+    const target = e.target as Element | null;
+    const handler = at ? (this.tape.press(at) ?? this.opts.onPress?.(at, target, this.unitsPerPx()) ?? null) : null;
+    if (handler) {
+      this.gesture = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false, handler, target };
+      return;
+    }
     this.drag = { id: e.pointerId, x: e.clientX, y: e.clientY, moved: false };
   }
 
@@ -388,6 +480,18 @@ export class TableMap {
         const anchor = clientToSvg(now.mid.x, now.mid.y, this.svg.getBoundingClientRect(), this.vb);
         this.zoomBy(now.dist / before.dist, anchor);
       }
+      return;
+    }
+    const g = this.gesture;
+    if (g && g.id === e.pointerId) {
+      if (!g.moved && Math.hypot(e.clientX - g.x, e.clientY - g.y) < DRAG_THRESHOLD_PX) return;
+      if (!g.moved) {
+        g.moved = true;
+        this.svg.setPointerCapture(e.pointerId);
+        this.svg.classList.add("gesturing");
+      }
+      const at = this.tableAt(e.clientX, e.clientY);
+      if (at) g.handler.move(at);
       return;
     }
     const d = this.drag;
@@ -414,6 +518,21 @@ export class TableMap {
       this.drag = null;
       return;
     }
+    const g = this.gesture;
+    if (g && g.id === e.pointerId) {
+      this.gesture = null;
+      this.svg.classList.remove("gesturing");
+      const at = this.tableAt(e.clientX, e.clientY);
+      if (g.moved && at) {
+        g.handler.end(at);
+        return;
+      }
+      // Never moved: a click, as on any other part of the map.
+      g.handler.cancel();
+      const unit = g.target?.closest?.("g.unit") as SVGGElement | null;
+      this.select(unit?.dataset.unitId ?? null);
+      return;
+    }
     const d = this.drag;
     this.drag = null;
     this.svg.classList.remove("dragging");
@@ -434,6 +553,26 @@ export class TableMap {
     const anchor = clientToSvg(e.clientX, e.clientY, r, this.vb);
     const delta = e.deltaMode === 1 ? e.deltaY * 16 : e.deltaY;
     this.zoomBy(Math.exp(-delta * 0.0015), anchor);
+  }
+
+  // "t" toggles the tape from anywhere on the page but a text field.
+  private onDocumentKey(e: KeyboardEvent): void {
+    if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || isTextEntry(e.target)) return;
+    if (e.key !== "t" && e.key !== "T") return;
+    if (!this.view) return;
+    this.tape.toggle();
+    e.preventDefault();
+  }
+
+  // Escape during a gesture cancels it, before anything else hears the key.
+  private onDocumentEscape(e: KeyboardEvent): void {
+    if (e.key !== "Escape" || !this.gesture) return;
+    const pointer = this.gesture.id;
+    this.cancelGesture();
+    if (this.svg.hasPointerCapture(pointer)) this.svg.releasePointerCapture(pointer);
+    this.pointers.delete(pointer);
+    e.preventDefault();
+    e.stopPropagation();
   }
 
   private onKey(e: KeyboardEvent): void {
@@ -472,13 +611,24 @@ export class TableMap {
         this.select(unit.dataset.unitId ?? null);
         break;
       case "Escape":
-        this.select(null);
+        // Innermost first: a gesture (the document's listener), the tape,
+        // the selection.
+        if (this.tape.shown) this.tape.clear();
+        else if (this.tape.active) this.tape.toggle(false);
+        else this.select(null);
         break;
       default:
         return;
     }
     e.preventDefault();
   }
+}
+
+function isTextEntry(el: EventTarget | null): boolean {
+  if (!(el instanceof HTMLElement)) return false;
+  if (el.isContentEditable) return true;
+  if (el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return true;
+  return el instanceof HTMLInputElement && !["button", "checkbox", "radio", "submit", "reset"].includes(el.type);
 }
 
 function replace(slot: SVGGElement, content: SVGGElement): void {

@@ -229,6 +229,16 @@ export class OrdersPanel {
     this.cb.focusDecision(decisionId);
   }
 
+  // Shows a decision's order (its steps just written on the map) without
+  // taking the keyboard from where it is: the card's order box opened and
+  // scrolled into view.
+  showOrder(decisionId: string): void {
+    const card = this.cards.get(decisionId);
+    if (!card) return;
+    for (const d of card.root.querySelectorAll<HTMLDetailsElement>("details.order-box")) d.open = true;
+    card.root.scrollIntoView({ block: "nearest" });
+  }
+
   // Marks the cards about a unit (selected on the map).
   highlightSubject(unitId: string | null): void {
     for (const card of this.cards.values()) card.root.classList.toggle("about-selected", !!unitId && card.decision.subjects.includes(unitId));

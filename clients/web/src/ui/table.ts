@@ -32,6 +32,7 @@ import { NoticeBanner } from "./noticeBanner";
 import { RevealScreen } from "./revealScreen";
 import { UmpireConsole } from "./umpireConsole";
 import { OrdersPanel, editorDatalists } from "./ordersPanel";
+import { MoveOnMap } from "./moveOnMap";
 import { Vocabulary } from "../game/ruleset";
 import { seatName, seatsOfGame } from "../game/seats";
 import { owedSummary } from "../play/owed";
@@ -75,6 +76,9 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
   const knownSeats = new Set<string>();
   // The decision the player last worked on: its subject's order is previewed.
   let activeDecision: string | null = null;
+  // The steps a gesture on the map is writing for a decision, previewed in
+  // place of its draft until the pointer is released.
+  let gestureDraft: { decisionId: string; steps: DraftStep[] } | null = null;
 
   // The ruleset's words, as the server sent them on joining.
   let words = new Vocabulary();
@@ -85,12 +89,7 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     vocabulary: () => words,
     chooseOption: (d, option) => submit(d, create(AnswerSchema, { decisionId: d.id, option })),
     sendSteps: (d, steps) => submit(d, create(AnswerSchema, { decisionId: d.id, steps: steps.map(toStep) })),
-    editDraft: (id, steps) => {
-      dispatch({ type: "editDraft", decisionId: id, steps });
-      // Editing an order shows its subject on the map, with the preview.
-      const subject = play.decisions.find((d) => d.id === id)?.subjects[0];
-      if (subject && map.selected !== subject) selectOnMap(subject);
-    },
+    editDraft: (id, steps) => editDraft(id, steps),
     lock: () => lock(),
     selectSubject: (id) => selectOnMap(id),
     focusDecision: (id) => {
@@ -145,7 +144,32 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     ),
   );
 
-  const map = new TableMap({
+  // Moves and wheels given by dragging on the map: they write the same draft
+  // the orders panel's form does.
+  const moves: MoveOnMap = new MoveOnMap({
+    view: () => view,
+    play: () => play,
+    seat: () => seat,
+    words: () => words,
+    activeDecision: () => activeDecision,
+    selected: () => map.selected,
+    select: (id) => {
+      if (map.selected !== id) map.select(id);
+    },
+    preview: (decisionId, steps) => {
+      gestureDraft = steps ? { decisionId, steps } : null;
+      updateOverlay();
+    },
+    commit: (decisionId, steps) => {
+      activeDecision = decisionId;
+      editDraft(decisionId, steps);
+      orders.showOrder(decisionId);
+    },
+    readout: (text, tool, over) => map.setReadout(text, tool, over),
+  });
+
+  const map: TableMap = new TableMap({
+    onPress: (at, target, unitsPerPx) => moves.press(at, target, unitsPerPx),
     onSelect: (id) => {
       const u = id && view ? view.units.find((x) => x.id === id) : undefined;
       showDetails(u);
@@ -308,6 +332,14 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     info.renderSettings(undefined, "");
   }
 
+  // A new draft for a decision, typed or dragged: its subject is selected
+  // on the map, with the preview.
+  function editDraft(id: string, steps: DraftStep[]): void {
+    dispatch({ type: "editDraft", decisionId: id, steps });
+    const subject = play.decisions.find((d) => d.id === id)?.subjects[0];
+    if (subject && map.selected !== subject) selectOnMap(subject);
+  }
+
   function selectOnMap(id: string): void {
     if (view?.units.some((u) => u.id === id)) {
       map.select(id);
@@ -322,14 +354,18 @@ export function mountTable(shell: Shell, client: GalloperClient, gameId: string,
     const u = id && view ? view.units.find((x) => x.id === id) : undefined;
     if (!u) {
       map.setOverlay(null, null);
+      map.setHandles(null);
       return;
     }
+    const dragged = gestureDraft && play.decisions.find((d) => d.id === gestureDraft!.decisionId)?.subjects[0] === u.id ? gestureDraft : null;
     const about = (d: Decision) => d.subjects[0] === u.id && (play.drafts[d.id]?.length ?? 0) > 0;
     const active = play.decisions.find((d) => d.id === activeDecision);
     const d = active && about(active) ? active : play.decisions.find(about);
-    const steps = d ? play.drafts[d.id]! : [];
+    const steps = dragged ? dragged.steps : d ? play.drafts[d.id]! : [];
     const ghost = steps.length ? previewPath(u, steps.map((st) => ({ ...st, to: { x: st.toX, y: st.toY } }))) : null;
     map.setOverlay(placementOf(u), ghost, view ? ghostColour(u.side, view.sides) : "");
+    // The wheel handles stay where the draft ends while a gesture drags.
+    map.setHandles(moves.handlesFor(u.id), u.id);
   }
 
   async function submit(d: Decision, answer: ReturnType<typeof create<typeof AnswerSchema>>): Promise<void> {
