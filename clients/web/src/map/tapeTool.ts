@@ -2,7 +2,7 @@
 // map passes on), then a press and drag lays the tape from where it began to
 // the pointer, drawn with its length in the ruleset's unit (tape.ts). The
 // tape stays until the next press, Escape or the toggle. Nothing is sent.
-import { clear, h } from "../ui/dom";
+import { clear, h, s } from "../ui/dom";
 import { drawTape } from "./drawTools";
 import type { Vec } from "./geometry";
 import type { TableFrame } from "./orientation";
@@ -31,7 +31,7 @@ export class TapeTool {
         "aria-keyshortcuts": "t",
         "data-testid": "tape-toggle",
       },
-      "📏",
+      rulerIcon(),
     );
     this.button.addEventListener("click", () => this.toggle());
     this.readout = h("div", { class: "map-readout tape-readout", role: "status", "aria-live": "polite", hidden: true, "data-testid": "tape-readout" });
@@ -92,4 +92,14 @@ export class TapeTool {
     this.readout.textContent = text;
     if (!this.tape) delete this.readout.dataset.length;
   }
+}
+
+// A ruler: drawn, so it shows without an emoji font.
+function rulerIcon(): SVGSVGElement {
+  const icon = s("svg", { class: "tape-icon", viewBox: "0 0 24 24", width: 20, height: 20, "aria-hidden": "true" });
+  icon.append(s("rect", { x: 2, y: 8, width: 20, height: 8, rx: 1, fill: "none", stroke: "currentColor", "stroke-width": 1.6 }));
+  for (const [x, long] of [[6, false], [10, true], [14, false], [18, true]] as const) {
+    icon.append(s("line", { x1: x, y1: 8, x2: x, y2: long ? 13 : 11, stroke: "currentColor", "stroke-width": 1.4 }));
+  }
+  return icon;
 }
