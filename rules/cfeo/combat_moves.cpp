@@ -162,7 +162,7 @@ Event move_event(const Unit& u, Vec2 from, std::string kind, std::string text) {
   Event e;
   e.kind = std::move(kind);
   e.subjects = {u.id};
-  e.where = {{from, ""}, {u.position, u.id}};
+  e.where = {{from, u.id}, {u.position, u.id}};  // both told only to seats that see it
   e.text = std::move(text);
   return e;
 }

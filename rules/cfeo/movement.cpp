@@ -354,7 +354,7 @@ Result<bool> resolve_movement(GameState& s, const std::vector<Answer>& answers, 
     u.dps = dps;
     take_dps(u, o.moved.dps, "manoeuvre", ev);
     e.kind = "moved";
-    e.where = {{from, ""}, {u.position, u.id}};
+    e.where = {{from, u.id}, {u.position, u.id}};  // both told only to seats that see it
     e.text = ref(u.id) + " moves " + yards(o.moved.used) + ".";
     ev.push_back(std::move(e));
     moved.emplace_back(o.unit, o.decision);
