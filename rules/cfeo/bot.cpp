@@ -46,6 +46,7 @@ std::vector<Answer> propose(const View&, const Decision& d, BotRng& rng) {
   std::vector<Answer> out;
   for (auto& steps : orders) {
     Answer a = Bot::fallback(d);
+    a.option.clear();  // steps, not "halt"
     a.steps = std::move(steps);
     out.push_back(std::move(a));
   }

@@ -267,7 +267,8 @@ std::vector<Decision> movement_pending(const GameState& s) {
     d.subjects = {u.id};
     d.prompt = (u.allowance < 0 ? "March move for " : "Tactical move for ") + ref(u.id) + ": up to " +
                yards(allowance_of(u)) + ".";
-    d.default_option = "";
+    // Unanswered, or answered "halt" with no steps, it stands.
+    d.default_option = std::string(kHalt);
     d.limits = {{"max_distance", allowance_of(u)}};
     out.push_back(std::move(d));
   }
@@ -276,6 +277,10 @@ std::vector<Decision> movement_pending(const GameState& s) {
 
 Verdict movement_check(const GameState& s, const Decision& d, const Answer& a) {
   if (d.kind == "move_dice") return listed_option(d, a);
+  if (!a.option.empty() && a.option != kHalt) {
+    return reject("bad_option", "An order is its steps, or \"" + std::string(kHalt) + "\" with none; not \"" + a.option + "\".");
+  }
+  if (a.option == kHalt && !a.steps.empty()) return reject("bad_option", "\"" + std::string(kHalt) + "\" takes no steps.");
   const std::size_t self = unit_of(s, a.decision_id, kMovePrefix);
   if (self >= s.units.size()) return reject("unknown_decision", "Nothing called \"" + a.decision_id + "\" is pending now.");
   auto moved = carry_out(s, self, a);

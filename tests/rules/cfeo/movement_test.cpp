@@ -247,6 +247,19 @@ TEST(CfeoMarchMove, TwoOrdersThatEndOnEachOtherAreRefusedNamingBoth) {
   EXPECT_EQ(r.error().decisions, (std::vector<std::string>{"move/foot", "move/horse"}));
 }
 
+// An order left unanswered takes its default, "halt": the unit stands. The
+// option is "halt" with no steps, or steps with none.
+TEST(CfeoMarchMove, HaltIsTheDefaultAndTakesNoSteps) {
+  const GameState s = at_movement(1500);
+  const auto owed = pending(s);
+  const Decision* d = find(owed, "move/foot");
+  ASSERT_NE(d, nullptr);
+  EXPECT_EQ(d->default_option, "halt");
+  EXPECT_TRUE(check(s, {d->id, d->seat, "halt", {}}).ok());
+  EXPECT_EQ(check(s, {d->id, d->seat, "halt", {forward(10)}}).error().code, "bad_option");
+  EXPECT_EQ(check(s, {d->id, d->seat, "charge", {}}).error().code, "bad_option");
+}
+
 // Both sides moving at once (RULINGS F10): the foot and red's battalion, 120
 // yds apart, each advance 60 yds: legal alone, they would meet; both halt
 // where they stood and the step goes on.
