@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "rules/cfeo/bot.hpp"
+#include "rules/cfeo/edit.hpp"
 #include "rules/cfeo/engine.hpp"
 #include "rules/cfeo/seats.hpp"
 #include "rules/cfeo/setup.hpp"
@@ -62,6 +63,12 @@ std::vector<std::size_t> CfeoGame::visible_events(const std::vector<Event>& even
 
 std::vector<Answer> CfeoGame::propose(const View& seat_view, const Decision& decision, BotRng& rng) const {
   return cfeo::propose(seat_view, decision, rng);
+}
+
+Result<std::unique_ptr<Game>> CfeoGame::edit(const StateEdit& e) const {
+  auto edited = apply_edit(state_, e);
+  if (!edited) return edited.error();
+  return std::unique_ptr<Game>(std::make_unique<CfeoGame>(std::move(edited).value(), seed_));
 }
 
 std::unique_ptr<Game> make_game(const ScenarioSpec& spec, const Seed& seed) {

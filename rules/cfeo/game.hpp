@@ -32,6 +32,7 @@ class CfeoGame final : public Game {
   std::vector<std::size_t> visible_events(const std::vector<Event>& events, std::string_view seat,
                                           const ViewSettings& settings) const override;
   std::vector<Answer> propose(const View& seat_view, const Decision& decision, BotRng& rng) const override;
+  Result<std::unique_ptr<Game>> edit(const StateEdit& edit) const override;
 
   const GameState& state() const { return state_; }
 

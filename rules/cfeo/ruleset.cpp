@@ -42,6 +42,12 @@ RulesetInfo ruleset_info() {
   for (Formation f : {Formation::kLine, Formation::kAssaultColumn, Formation::kMarchColumn}) {
     r.formations.push_back(term_of(to_string(f)));
   }
+  r.edit_kinds = {
+      {"move", "Move a unit, gun or leader", {"x", "y", "facing"}, ""},
+      {"remove", "Remove from the table", {}, ""},
+      {"set_dps", "Set DPs", {"value"}, ""},
+      {"set_formation", "Set a unit's formation", {"key"}, "Formation: line, assault column, march column or unformed"},
+  };
   r.statuses = {term_of("limbered"), term_of("wounded"), term_of("routing"), term_of("retiring"), term_of("abandoned")};
   for (Arm a : {Arm::kFoot, Arm::kHorse, Arm::kDragoons, Arm::kDismountedDragoons}) {
     r.troop_types.push_back(term_of(to_string(a)));

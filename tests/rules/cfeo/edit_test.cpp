@@ -1,0 +1,105 @@
+// The umpire's edits of a CF&EO game: each kind applied, and each bad edit
+// refused with its reason and nothing changed.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "rules/cfeo/edit.hpp"
+#include "rules/cfeo/setup.hpp"
+#include "tests/rules/cfeo/specs.hpp"
+
+namespace galloper::rules::cfeo {
+namespace {
+
+using specs::gun;
+using specs::leader;
+using specs::unit;
+
+GameState state() {
+  ScenarioSpec s;
+  s.name = "edits";
+  s.table_width = 2000;
+  s.table_depth = 2000;
+  s.turn_limit = 3;
+  for (const std::string side : {"blue", "red"}) {
+    const bool blue = side == "blue";
+    SideSpec a;
+    a.id = side;
+    a.marshal = leader(side + "_m", {100, blue ? 50.0 : 1950.0});
+    WingSpec w;
+    w.id = side + "_w";
+    w.general = leader(side + "_g", {200, blue ? 50.0 : 1950.0});
+    BrigadeSpec b;
+    b.id = side + "_b";
+    b.brigadier = leader(side + "_bde", {300, blue ? 50.0 : 1950.0});
+    b.units.push_back(unit(side + "_foot", Arm::kFoot, 4, {1000, blue ? 500.0 : 1500.0}, blue ? 0 : 180));
+    if (blue) b.guns.push_back(gun("blue_gun", GunType::kField, {1200, 500}, 0));
+    w.brigades.push_back(b);
+    a.wings.push_back(w);
+    s.sides.push_back(a);
+  }
+  return initial_state(s);
+}
+
+StateEdit edit(std::string kind, std::string subject) {
+  StateEdit e;
+  e.kind = std::move(kind);
+  e.subject = std::move(subject);
+  return e;
+}
+
+TEST(CfeoEdit, EachKindChangesWhatItSays) {
+  const GameState s = state();
+  StateEdit move = edit("move", "blue_foot");
+  move.position = Vec2{800, 700};
+  move.facing_deg = 90;
+  auto moved = apply_edit(s, move);
+  ASSERT_TRUE(moved.ok()) << moved.error().reason;
+  EXPECT_EQ(moved->units[0].position, (Vec2{800, 700}));
+  EXPECT_EQ(moved->units[0].facing_deg, 90);
+
+  StateEdit dps = edit("set_dps", "blue_gun");
+  dps.value = 2;
+  auto shaken = apply_edit(s, dps);
+  ASSERT_TRUE(shaken.ok());
+  EXPECT_EQ(shaken->guns[0].dps, 2u);
+
+  StateEdit column = edit("set_formation", "red_foot");
+  column.key = "assault column";
+  auto formed = apply_edit(s, column);
+  ASSERT_TRUE(formed.ok()) << formed.error().reason;
+  EXPECT_EQ(formed->units[1].formation, Formation::kAssaultColumn);
+
+  auto removed = apply_edit(s, edit("remove", "red_foot"));
+  ASSERT_TRUE(removed.ok());
+  EXPECT_TRUE(removed->units[1].destroyed);
+  EXPECT_EQ(apply_edit(removed.value(), edit("remove", "red_foot")).error().code, "unknown_unit");
+}
+
+TEST(CfeoEdit, BadEditsAreRefusedWithTheirReason) {
+  const GameState s = state();
+  auto code = [&](const StateEdit& e) { return apply_edit(s, e).error().code; };
+  StateEdit off = edit("move", "blue_foot");
+  off.position = Vec2{10, 500};
+  EXPECT_EQ(code(off), "off_table");
+  StateEdit onto = edit("move", "blue_foot");
+  onto.position = Vec2{1200, 480};  // across the gun's stand
+  EXPECT_EQ(code(onto), "overlap");
+  EXPECT_EQ(code(edit("move", "blue_foot")), "missing_field");
+  StateEdit many = edit("set_dps", "blue_foot");
+  many.value = -1;
+  EXPECT_EQ(code(many), "out_of_range");
+  StateEdit same = edit("set_dps", "blue_foot");
+  same.value = 0;
+  EXPECT_EQ(code(same), "no_change");
+  StateEdit horse_column = edit("set_formation", "blue_foot");
+  horse_column.key = "square";
+  EXPECT_EQ(code(horse_column), "bad_value");
+  EXPECT_EQ(code(edit("remove", "nobody")), "unknown_unit");
+  auto unknown = apply_edit(s, edit("teleport", "blue_foot"));
+  EXPECT_EQ(unknown.error().code, "unknown_edit");
+  EXPECT_EQ(unknown.error().reason, "no edit \"teleport\"; CF&EO takes move, remove, set_dps, set_formation");
+}
+
+}  // namespace
+}  // namespace galloper::rules::cfeo
