@@ -1,5 +1,6 @@
 #include "codec/rulesets.hpp"
 
+#include "rules/cfeo/codec/cfeo_ruleset.hpp"
 #include "rules/malbrook/codec/malbrook_ruleset.hpp"
 
 namespace galloper::codec {
@@ -7,6 +8,7 @@ namespace galloper::codec {
 const std::vector<const Ruleset*>& rulesets() {
   static const std::vector<const Ruleset*> all = {
       &malbrook_ruleset(),
+      &cfeo_ruleset(),
   };
   return all;
 }

@@ -32,6 +32,9 @@ OrderStep wheel(bool left, double degrees) {
 }  // namespace
 
 std::vector<Answer> propose(const View&, const Decision& d, BotRng& rng) {
+  // A charge one time in three: a bot that charges whatever it may breaks
+  // its army in a couple of turns, and the later phases go unplayed.
+  if (d.kind == "charge" && !rng.chance(3)) return {Bot::fallback(d)};
   if (d.kind != "move") return Bot::any_option(d, rng);
   const double yards = limit(d, "max_distance");
   std::vector<std::vector<OrderStep>> orders = {

@@ -4,6 +4,8 @@
 // end in the same state. Rooms without sockets (room_rig.hpp).
 #include "tests/server/room_rig.hpp"
 
+#include <algorithm>
+
 #include "server/src/game/fanout.hpp"
 #include "server/src/game/log_entry.hpp"
 #include "server/src/game/reducer.hpp"
@@ -111,9 +113,13 @@ TEST_P(ReplayEqualsLive, EverySeatIsSentTheSameMessagesAndTheStatesAgree) {
 INSTANTIATE_TEST_SUITE_P(
     Games, ReplayEqualsLive,
     ::testing::Values(Case{"demo", v1::VISION_SIDE_SHARED, v1::PLAY_MODE_ALTERNATE},
-                      Case{"demo", v1::VISION_WING_ONLY, v1::PLAY_MODE_SIMULTANEOUS}),
+                      Case{"demo", v1::VISION_WING_ONLY, v1::PLAY_MODE_SIMULTANEOUS},
+                      Case{"cfeo/gadebusch", v1::VISION_SIDE_SHARED, v1::PLAY_MODE_ALTERNATE},
+                      Case{"cfeo/fraustadt", v1::VISION_WING_ONLY, v1::PLAY_MODE_SIMULTANEOUS}),
     [](const auto& info) {
-      return std::string(info.param.scenario) + (info.param.vision == v1::VISION_WING_ONLY ? "_wing" : "_shared") +
+      std::string name = info.param.scenario;
+      std::replace(name.begin(), name.end(), '/', '_');
+      return name + (info.param.vision == v1::VISION_WING_ONLY ? "_wing" : "_shared") +
              (info.param.mode == v1::PLAY_MODE_SIMULTANEOUS ? "_simultaneous" : "_alternate");
     });
 

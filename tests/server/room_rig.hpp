@@ -72,13 +72,13 @@ struct RoomRig {
     for (std::size_t i = 0; i < seed.size(); ++i) seed[i] = static_cast<std::uint8_t>(7 * i + 3);
     record.id = "groomtest";
     record.title = "room test";
-    record.ruleset = "malbrook";
     record.scenario_name = std::string(scenario);
     record.scenario_text = std::string(bundled->text);
     record.seed.assign(seed.begin(), seed.end());
     record.seed_commitment = server::seed_commitment(seed, record.id);
     google::protobuf::TextFormat::PrintToString(settings, &record.settings);
     auto game = initial();
+    record.ruleset = std::string(game->ruleset());
     for (const auto& seat : game->seats()) add_seat(seat.id, seat.description);
     add_seat("spectator", "Spectators");
     store->create_game(record, seats, [](persistence::Status s) { EXPECT_TRUE(s.ok()); });

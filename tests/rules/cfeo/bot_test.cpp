@@ -1,12 +1,15 @@
 // The random bot plays CF&EO games to their end: every seat's answers come
 // from its own view and the engine's check, the dice from the game's seed.
 // Whatever the bot tries, the engine never fails a step it should take, and
-// every game ends at its turn limit. GALLOPER_BOT_SEEDS sets the count.
+// every game ends. GALLOPER_BOT_SEEDS sets the count.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "proto/codec/scenario_codec.hpp"
 #include "rules/cfeo/game.hpp"
 #include "rules/core/bot.hpp"
 #include "rules/core/dice.hpp"
@@ -73,8 +76,7 @@ struct Played {
   bool finished = false;
 };
 
-Played play(std::uint32_t seed, bool simultaneous) {
-  std::unique_ptr<Game> game = make_game(battle(), Seed{static_cast<std::uint8_t>(seed)});
+Played play(std::unique_ptr<Game> game, std::uint32_t seed, bool simultaneous) {
   GameOptions options;
   options.simultaneous = simultaneous;
   game = game->with_options(options);
@@ -108,16 +110,45 @@ Played play(std::uint32_t seed, bool simultaneous) {
 
 TEST(CfeoBot, PlaysEverySeedToTheTurnLimitAlternating) {
   for (int seed = 1; seed <= seeds(); ++seed) {
-    const Played p = play(static_cast<std::uint32_t>(seed), false);
+    const Played p = play(make_game(battle(), Seed{static_cast<std::uint8_t>(seed)}), static_cast<std::uint32_t>(seed), false);
     EXPECT_TRUE(p.finished) << "seed " << seed << " after " << p.steps << " steps";
   }
 }
 
 TEST(CfeoBot, PlaysEverySeedToTheTurnLimitSimultaneously) {
   for (int seed = 1; seed <= seeds(); ++seed) {
-    const Played p = play(static_cast<std::uint32_t>(seed), true);
+    const Played p = play(make_game(battle(), Seed{static_cast<std::uint8_t>(seed)}), static_cast<std::uint32_t>(seed), true);
     EXPECT_TRUE(p.finished) << "seed " << seed << " after " << p.steps << " steps";
   }
+}
+
+// The bundled scenarios, as the lobby offers them: odd seeds alternate, even
+// seeds play both sides at once. GALLOPER_BOT_SEEDS games of each (the test
+// command's release stage plays 200); 2 by default.
+TEST(CfeoBot, PlaysEachBundledScenarioToItsEnd) {
+  const char* env = std::getenv("GALLOPER_BOT_SEEDS");
+  const int n = env != nullptr ? std::max(1, std::atoi(env)) : 2;
+  int scenarios = 0;
+  for (const auto& bundled : codec::bundled_scenarios()) {
+    if (!bundled.name.starts_with("cfeo/")) continue;
+    ++scenarios;
+    const auto t0 = std::chrono::steady_clock::now();
+    int steps = 0;
+    for (int seed = 1; seed <= n; ++seed) {
+      Seed key{};
+      key[0] = static_cast<std::uint8_t>(seed);
+      key[1] = static_cast<std::uint8_t>(seed >> 8);
+      auto loaded = codec::load_scenario(bundled.text, key);
+      auto* made = std::get_if<codec::NewGame>(&loaded);
+      ASSERT_NE(made, nullptr) << bundled.name;
+      const Played p = play(std::move(made->game), static_cast<std::uint32_t>(seed), seed % 2 == 0);
+      EXPECT_TRUE(p.finished) << bundled.name << " seed " << seed << " after " << p.steps << " steps";
+      steps += p.steps;
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("[ bot      ] %s: %d games, %d steps, %.2f s\n", std::string(bundled.name).c_str(), n, steps, secs);
+  }
+  EXPECT_EQ(scenarios, 2);
 }
 
 }  // namespace
