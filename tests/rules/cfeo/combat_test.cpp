@@ -16,37 +16,11 @@
 namespace galloper::rules::cfeo {
 namespace {
 
-using specs::leader;
 using specs::unit;
 
-// Blue (the attacker) faces north, red faces south; each has one brigade.
+// Blue (the attacker) faces north, red faces south (specs::two_sides).
 // Unit positions are the middles of their front edges.
-ScenarioSpec spec(std::vector<UnitSpec> blue, std::vector<UnitSpec> red) {
-  ScenarioSpec s;
-  s.name = "combat";
-  s.table_width = 2000;
-  s.table_depth = 2000;
-  s.turn_limit = 3;
-  s.attacker = "blue";
-  for (const std::string side : {"blue", "red"}) {
-    const bool is_blue = side == "blue";
-    SideSpec a;
-    a.id = side;
-    a.name = is_blue ? "Blue" : "Red";
-    a.marshal = leader(side + "_m", {100, is_blue ? 50.0 : 1950.0});
-    WingSpec w;
-    w.id = "w";
-    w.general = leader(side + "_g", {200, is_blue ? 50.0 : 1950.0});
-    BrigadeSpec b;
-    b.id = side + "_b";
-    b.brigadier = leader(side + "_bde", {300, is_blue ? 50.0 : 1950.0});
-    b.units = is_blue ? blue : red;
-    w.brigades.push_back(b);
-    a.wings.push_back(w);
-    s.sides.push_back(a);
-  }
-  return s;
-}
+ScenarioSpec spec(std::vector<UnitSpec> blue, std::vector<UnitSpec> red) { return specs::two_sides(blue, red); }
 
 Answer answer(const Decision& d, std::string option) { return {d.id, d.seat, std::move(option), {}}; }
 

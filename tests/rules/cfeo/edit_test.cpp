@@ -12,33 +12,12 @@ namespace galloper::rules::cfeo {
 namespace {
 
 using specs::gun;
-using specs::leader;
 using specs::unit;
 
 GameState state() {
-  ScenarioSpec s;
-  s.name = "edits";
-  s.table_width = 2000;
-  s.table_depth = 2000;
-  s.turn_limit = 3;
-  for (const std::string side : {"blue", "red"}) {
-    const bool blue = side == "blue";
-    SideSpec a;
-    a.id = side;
-    a.marshal = leader(side + "_m", {100, blue ? 50.0 : 1950.0});
-    WingSpec w;
-    w.id = side + "_w";
-    w.general = leader(side + "_g", {200, blue ? 50.0 : 1950.0});
-    BrigadeSpec b;
-    b.id = side + "_b";
-    b.brigadier = leader(side + "_bde", {300, blue ? 50.0 : 1950.0});
-    b.units.push_back(unit(side + "_foot", Arm::kFoot, 4, {1000, blue ? 500.0 : 1500.0}, blue ? 0 : 180));
-    if (blue) b.guns.push_back(gun("blue_gun", GunType::kField, {1200, 500}, 0));
-    w.brigades.push_back(b);
-    a.wings.push_back(w);
-    s.sides.push_back(a);
-  }
-  return initial_state(s);
+  return initial_state(specs::two_sides({unit("blue_foot", Arm::kFoot, 4, {1000, 500}, 0)},
+                                        {unit("red_foot", Arm::kFoot, 4, {1000, 1500}, 180)},
+                                        {gun("blue_gun", GunType::kField, {1200, 500}, 0)}));
 }
 
 StateEdit edit(std::string kind, std::string subject) {

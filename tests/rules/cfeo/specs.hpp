@@ -3,6 +3,7 @@
 // scenario file's own reading is tested in tests/codec/cfeo_scenario_test).
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "rules/cfeo/scenario.hpp"
 
@@ -36,6 +37,40 @@ inline GunSpec gun(std::string id, GunType type, Vec2 at, double facing) {
   g.position = at;
   g.facing = facing;
   return g;
+}
+
+// Two sides on a 2,000-yard table: "blue" (the attacker, its commanders at
+// the south edge) and "red" (at the north), each a marshal, one wing "w"
+// under a general and one brigade "<side>_b" of the units and guns given.
+// Tests set the turn limit, objectives and break percentages they need.
+inline ScenarioSpec two_sides(std::vector<UnitSpec> blue, std::vector<UnitSpec> red, std::vector<GunSpec> blue_guns = {},
+                              std::vector<GunSpec> red_guns = {}) {
+  ScenarioSpec s;
+  s.name = "test";
+  s.table_width = 2000;
+  s.table_depth = 2000;
+  s.turn_limit = 3;
+  s.attacker = "blue";
+  for (const std::string side : {"blue", "red"}) {
+    const bool is_blue = side == "blue";
+    const double y = is_blue ? 50.0 : 1950.0;
+    SideSpec a;
+    a.id = side;
+    a.name = is_blue ? "Blue" : "Red";
+    a.marshal = leader(side + "_m", {100, y});
+    WingSpec w;
+    w.id = "w";
+    w.general = leader(side + "_g", {200, y});
+    BrigadeSpec b;
+    b.id = side + "_b";
+    b.brigadier = leader(side + "_bde", {300, y});
+    b.units = is_blue ? blue : red;
+    b.guns = is_blue ? blue_guns : red_guns;
+    w.brigades.push_back(b);
+    a.wings.push_back(w);
+    s.sides.push_back(a);
+  }
+  return s;
 }
 
 }  // namespace galloper::rules::cfeo::specs

@@ -12,16 +12,15 @@
 namespace galloper::rules::cfeo {
 namespace {
 
-using specs::leader;
 using specs::unit;
 
 // Blue has two battalions, red one; a village between them is worth 2.
 GameState state() {
-  ScenarioSpec s;
-  s.name = "victory";
-  s.table_width = 2000;
-  s.table_depth = 2000;
+  ScenarioSpec s = specs::two_sides({unit("blue_1", Arm::kFoot, 2, {1000, 1020}, 0),  // on the village
+                                     unit("blue_2", Arm::kFoot, 2, {400, 500}, 0)},
+                                    {unit("red_1", Arm::kFoot, 2, {1500, 1500}, 180)});
   s.turn_limit = 5;
+  for (auto& side : s.sides) side.break_percent = 50;
   ObjectiveSpec village;
   village.id = "village";
   village.name = "the village";
@@ -29,29 +28,6 @@ GameState state() {
   village.radius = 50;
   village.points = 2;
   s.objectives.push_back(village);
-  for (const std::string side : {"blue", "red"}) {
-    const bool blue = side == "blue";
-    SideSpec a;
-    a.id = side;
-    a.name = blue ? "Blue" : "Red";
-    a.break_percent = 50;
-    a.marshal = leader(side + "_m", {100, blue ? 50.0 : 1950.0});
-    WingSpec w;
-    w.id = "w";
-    w.general = leader(side + "_g", {200, blue ? 50.0 : 1950.0});
-    BrigadeSpec b;
-    b.id = side + "_b";
-    b.brigadier = leader(side + "_bde", {300, blue ? 50.0 : 1950.0});
-    if (blue) {
-      b.units.push_back(unit("blue_1", Arm::kFoot, 2, {1000, 1020}, 0));  // on the village
-      b.units.push_back(unit("blue_2", Arm::kFoot, 2, {400, 500}, 0));
-    } else {
-      b.units.push_back(unit("red_1", Arm::kFoot, 2, {1500, 1500}, 180));
-    }
-    w.brigades.push_back(b);
-    a.wings.push_back(w);
-    s.sides.push_back(a);
-  }
   return initial_state(s);
 }
 
