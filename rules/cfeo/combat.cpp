@@ -93,7 +93,7 @@ struct Fighter {
   bool moved_before = false;  // moved this turn before it was charged
 };
 
-int counted_bases(const GameState& s, const Unit& u, const std::vector<OrientedRect>& enemy, bool charging) {
+int counted_bases(const Unit& u, const std::vector<OrientedRect>& enemy, bool charging) {
   const auto bases = footprint(u);
   const std::size_t front = std::min<std::size_t>(bases.size(), bases_per_rank(u));
   if (u.formation == Formation::kAssaultColumn && is_foot(u.arm)) {
@@ -125,7 +125,6 @@ int counted_bases(const GameState& s, const Unit& u, const std::vector<OrientedR
                                    [&](const OrientedRect& r) { return rect_in_front_arc(bases[i], r, kArcDeg); });
     if (faces && group_gap({bases[i]}, enemy) <= kCountRange) ++n;
   }
-  (void)s;
   return n;
 }
 
@@ -162,7 +161,7 @@ Rolled fight(const GameState& s, const Fighter& f, const std::vector<Target>& en
     return out;
   }
   const Unit& u = s.units[at(f.piece.index)];
-  const int bases = counted_bases(s, u, enemy, f.charged);
+  const int bases = counted_bases(u, enemy, f.charged);
   int base_dice = bases;
   if (u.pike_bases > 0) {
     // The pikes stand in the counted bases first (RULINGS C5).
@@ -250,7 +249,7 @@ Event event_of(const GameState& s, std::string kind, std::vector<std::string> su
 
 // Applies a fighter's row: its DPs, and its forced move or its player's choice.
 void apply_row(GameState& s, const Fighter& f, const tables::CombatOutcome& o, Index enemy_unit,
-               std::vector<AfterCombat>& choices, std::vector<std::pair<Index, Index>>& pursuers, Dice& dice,
+               std::vector<AfterCombat>& choices, std::vector<Index>& pursuers, Dice& dice,
                std::vector<Event>& ev) {
   take(s, f.piece, o.dps);
   const std::string& id = target_id(s, f.piece);
@@ -284,7 +283,7 @@ void apply_row(GameState& s, const Fighter& f, const tables::CombatOutcome& o, I
       return;
     case tables::Reaction::kPursue:
       ev.push_back(event_of(s, "combat_result", {id}, f.piece, text + "; it must pursue."));
-      pursuers.emplace_back(ui, enemy_unit);
+      pursuers.push_back(ui);
       return;
     case tables::Reaction::kAnyPermittedAction:
       ev.push_back(event_of(s, "combat_result", {id}, f.piece, text + "."));
@@ -358,7 +357,7 @@ void fight_out(GameState& s, const Combat& c, Dice& dice, std::vector<Event>& ev
   // Each side reads its own row (T9): the losers' forced moves first, so a
   // winner's pursuit or choice knows who gave ground.
   std::vector<AfterCombat> choices;
-  std::vector<std::pair<Index, Index>> pursuers;
+  std::vector<Index> pursuers;  // forced to pursue whoever gave ground
   const tables::Opponents vs_defender = opponents_of(before, defenders);
   const tables::Opponents vs_attackers = opponents_of(before, attackers);
   const auto defender_row = tables::combat_outcome(d.roll.hits - attack_hits, combat_unit(before, c.defender), vs_attackers);
@@ -389,13 +388,12 @@ void fight_out(GameState& s, const Combat& c, Dice& dice, std::vector<Event>& ev
                                   [&](const AfterCombat& x) { return x.unit == a.unit; });
     if (!owed) s.after_combat.push_back(a);
   }
-  for (const auto& [unit, enemy] : pursuers) {
+  for (const Index unit : pursuers) {
     const bool is_defender = unit == defender_unit;
     const Index fled = is_defender ? fled_attacker : (defender_fled ? defender_unit : kNone);
     if (fled != kNone) {
       pursue(s, unit, fled, dice, ev);
     } else {
-      (void)enemy;
       ev.push_back(event_of(s, "after_combat", {s.units[at(unit)].id}, {Target::Kind::kUnit, unit},
                             ref(s.units[at(unit)].id) + " has no one to pursue and remains in place."));
     }

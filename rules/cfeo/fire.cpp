@@ -25,9 +25,6 @@ tables::GunClass gun_class(GunType t) {
   return tables::GunClass::kField;
 }
 
-const std::string& id_of(const GameState& s, Target t) { return target_id(s, t); }
-std::vector<OrientedRect> bases_of(const GameState& s, Target t) { return target_bases(s, t); }
-
 // Every enemy unit and gun still in the fight, units first, in state order.
 std::vector<Target> enemies_of(const GameState& s, Index side) {
   std::vector<Target> out;
@@ -59,7 +56,7 @@ Decision fire_decision(const GameState& s, std::string id, const std::string& se
   d.kind = "fire";
   d.subjects = {piece};
   d.prompt = std::move(prompt);
-  for (Target t : ts) d.options.push_back({id_of(s, t), "Fire at " + ref(id_of(s, t)), id_of(s, t)});
+  for (Target t : ts) d.options.push_back({target_id(s, t), "Fire at " + ref(target_id(s, t)), target_id(s, t)});
   if (may_reserve) d.options.push_back({std::string(kReserve), "Reserve fire for close range"});
   d.options.push_back({std::string(kHold), "Hold fire"});
   d.default_option = std::string(may_reserve ? kReserve : kHold);
@@ -75,7 +72,7 @@ std::vector<OrientedRect> front_rank(const Unit& u) {
 
 // Bases of the front rank with the target within musketry range and in their front arc.
 int bases_able_to_fire(const GameState& s, const Unit& u, Target t) {
-  const auto target = bases_of(s, t);
+  const auto target = target_bases(s, t);
   int n = 0;
   for (const OrientedRect& base : front_rank(u)) {
     if (yards_to(base, target) <= tables::kMusketryMaximumRange && in_arc(base, target)) ++n;
@@ -91,7 +88,7 @@ bool column(const GameState& s, Target t) {
 
 // Fired on in enfilade: the gun stands outside the target's front arc.
 bool enfilade(const GameState& s, const Gun& g, Target t) {
-  const auto target = bases_of(s, t);
+  const auto target = target_bases(s, t);
   return !target.empty() && !rect_in_front_arc(target.front(), footprint(g), kFireArcDeg);
 }
 
@@ -128,7 +125,7 @@ void put_dps(GameState& s, Target t, int dps, bool artillery) {
 Shot gun_shot(const GameState& s, GameState& next, std::size_t gi, Target t, bool close_only, Dice& dice,
               std::vector<Event>& ev) {
   const Gun& g = s.guns[gi];
-  const double yards = yards_to(footprint(g), bases_of(s, t));
+  const double yards = yards_to(footprint(g), target_bases(s, t));
   tables::DirectShot shot;
   shot.gun = gun_class(g.type);
   shot.range = tables::gun_range(shot.gun, yards);
@@ -146,10 +143,10 @@ Shot gun_shot(const GameState& s, GameState& next, std::size_t gi, Target t, boo
   fired.reserved = false;
   Event e;
   e.kind = close_only ? "close_artillery" : "artillery_fire";
-  e.subjects = {g.id, id_of(s, t)};
+  e.subjects = {g.id, target_id(s, t)};
   e.where = {{g.position, g.id}};
   e.dice = dice.drain();
-  e.text = ref(g.id) + " fires at " + ref(id_of(s, t)) + ": " + std::to_string(roll.face) +
+  e.text = ref(g.id) + " fires at " + ref(target_id(s, t)) + ": " + std::to_string(roll.face) +
            modifiers_text(tables::direct_fire_modifiers(shot)) + " = " + std::to_string(roll.total) + ", " +
            dps_text(roll.dps) + ".";
   ev.push_back(std::move(e));
@@ -166,10 +163,10 @@ Shot volley(const GameState& s, GameState& next, std::size_t ui, Target t, Dice&
   next.units[ui].fired = true;
   Event e;
   e.kind = "musketry";
-  e.subjects = {u.id, id_of(s, t)};
+  e.subjects = {u.id, target_id(s, t)};
   e.where = {{u.position, u.id}};
   e.dice = dice.drain();
-  e.text = ref(u.id) + " gives fire at " + ref(id_of(s, t)) + " with " + std::to_string(roll.faces.size()) +
+  e.text = ref(u.id) + " gives fire at " + ref(target_id(s, t)) + " with " + std::to_string(roll.faces.size()) +
            (roll.faces.size() == 1 ? " die" : " dice") + ": " + dps_text(roll.dps) + ".";
   ev.push_back(std::move(e));
   return {t, roll.dps, false};
@@ -214,7 +211,7 @@ std::vector<Decision> fire_pending(const GameState& s, const SightTable& sight) 
       // Beyond 40 yds of every base, and within 120 of a base of the front rank that faces it.
       std::vector<Target> ts;
       for (Target t : seen_enemies(s, sight, seat_of(s, u), u.side)) {
-        const auto target = bases_of(s, t);
+        const auto target = target_bases(s, t);
         double nearest = 1e9;
         for (const auto& b : footprint(u)) nearest = std::min(nearest, yards_to(b, target));
         if (nearest > tables::kMusketryCloseRange && bases_able_to_fire(s, u, t) > 0) ts.push_back(t);
@@ -234,7 +231,7 @@ std::vector<Decision> fire_pending(const GameState& s, const SightTable& sight) 
     const double reach = close ? ranges.close : ranges.maximum;
     std::vector<Target> ts;
     for (Target t : seen_enemies(s, sight, seat_of(s, g), g.side)) {
-      const auto target = bases_of(s, t);
+      const auto target = target_bases(s, t);
       if (yards_to(footprint(g), target) <= reach && in_arc(footprint(g), target)) ts.push_back(t);
     }
     if (ts.empty()) continue;
