@@ -35,6 +35,23 @@ std::vector<Answer> propose(const View&, const Decision& d, BotRng& rng) {
   // A charge one time in three: a bot that charges whatever it may breaks
   // its army in a couple of turns, and the later phases go unplayed.
   if (d.kind == "charge" && !rng.chance(3)) return {Bot::fallback(d)};
+  if (d.kind == "command") {
+    // A leader inspires or steadies the unit he is with, now and then; the
+    // engine refuses either when he is with none.
+    std::vector<Answer> out;
+    if (rng.chance(3)) {
+      for (std::string_view action : {"inspire", "steady"}) {
+        Answer a = Bot::fallback(d);
+        a.option.clear();
+        OrderStep st;
+        st.action = action;
+        a.steps = {st};
+        out.push_back(std::move(a));
+      }
+    }
+    out.push_back(Bot::fallback(d));
+    return out;
+  }
   if (d.kind != "move") return Bot::any_option(d, rng);
   const double yards = limit(d, "max_distance");
   std::vector<std::vector<OrderStep>> orders = {

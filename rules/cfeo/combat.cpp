@@ -35,7 +35,6 @@ constexpr std::string_view kTakePosition = "take_position";
 constexpr std::string_view kRide2 = "ride_2";
 constexpr std::string_view kRide3 = "ride_3";
 
-std::size_t at(Index i) { return static_cast<std::size_t>(i); }
 
 tables::Arm table_arm(const Unit& u) { return is_cavalry(u.arm) ? tables::Arm::kCavalry : tables::Arm::kInfantry; }
 
@@ -170,6 +169,7 @@ Rolled fight(const GameState& s, const Fighter& f, const std::vector<Target>& en
   }
   tables::CombatFactors cf;
   cf.grade = u.grade;
+  cf.inspire_actions = static_cast<int>(u.inspired);
   cf.charging_or_pursuing = f.charged;
   cf.a_outrance_vs_cavalry = f.charged && u.a_outrance && enemy_cavalry;
   cf.traditional_cavalry_deeper_vs_cavalry =
@@ -475,7 +475,11 @@ void execute_charges(GameState& s, Dice& dice, std::vector<Event>& ev) {
         counter = tables::roll_move(dice, charge_dice(s.units[at(t.index)]), false, false).yards;
       }
       const bool reached = close_in(s, ch.unit, t, roll.yards, counter, ev, dice);
-      if (!reached) continue;
+      if (!reached) {
+        // "Must always test if charged last turn and failed to contact."
+        s.units[at(ch.unit)].charge_failed = true;
+        continue;
+      }
       Fighter f;
       f.piece = {Target::Kind::kUnit, ch.unit};
       f.charged = true;
@@ -529,7 +533,8 @@ std::vector<Decision> combat_pending(const GameState& s, const SightTable& sight
   switch (s.combat_stage) {
     case CombatStage::kCharges:
       for (const Unit& u : s.units) {
-        if (!is_acting(s, u.side) || !may_charge(u)) continue;
+        // A steadied unit "must remain halted" (RULINGS K6).
+        if (!is_acting(s, u.side) || !may_charge(u) || u.steadied) continue;
         const auto targets = chargeable(s, sight, u);
         if (targets.empty()) continue;
         Decision d;
@@ -539,8 +544,15 @@ std::vector<Decision> combat_pending(const GameState& s, const SightTable& sight
         d.subjects = {u.id};
         d.prompt = "Does " + ref(u.id) + " charge? It reaches up to " + std::to_string(static_cast<int>(charge_reach(u))) + " yds.";
         for (Target t : targets) d.options.push_back({target_id(s, t), "Charge " + ref(target_id(s, t)), target_id(s, t)});
-        d.options.push_back({std::string(kNoCharge), "No charge"});
-        d.default_option = std::string(kNoCharge);
+        if (u.control == Control::kContinueCharge) {
+          // Its control test kept it charging: it charges again (RULINGS K6).
+          d.prompt = ref(u.id) + " continues its charge: which enemy? It reaches up to " +
+                     std::to_string(static_cast<int>(charge_reach(u))) + " yds.";
+          d.default_option = d.options.front().id;
+        } else {
+          d.options.push_back({std::string(kNoCharge), "No charge"});
+          d.default_option = std::string(kNoCharge);
+        }
         out.push_back(std::move(d));
       }
       return out;

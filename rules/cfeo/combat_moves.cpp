@@ -21,7 +21,6 @@ constexpr double kTouch = 1;         // yards: bases this close are in contact
 constexpr double kHaltShort = 20;    // "it will halt beyond 20 yds" of new enemy
 constexpr double kTolerance = 1e-6;
 
-std::size_t at(Index i) { return static_cast<std::size_t>(i); }
 
 tables::Mover mover(const Unit& u) { return is_cavalry(u.arm) ? tables::Mover::kCavalry : tables::Mover::kInfantry; }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "rules/cfeo/combat.hpp"
+#include "rules/cfeo/command.hpp"
 #include "rules/cfeo/fire.hpp"
 #include "rules/cfeo/morale.hpp"
 #include "rules/cfeo/movement.hpp"
@@ -19,8 +20,13 @@ namespace {
 
 // What happens as a half-phase closes, after its answers (`owed`: the
 // decisions it owed). In the bombardment a gun of an acting side that was
-// offered nothing to fire at keeps its fire for close range.
-void close_half(GameState& s, const std::vector<Decision>& owed, Dice& dice, std::vector<Event>& ev) {
+// offered nothing to fire at keeps its fire for close range; the command
+// phase's control tests are rolled; units moved by their control tests
+// move after the ordered ones.
+void close_half(GameState& s, const std::vector<Decision>& owed, const std::vector<Answer>& answers, Dice& dice,
+                std::vector<Event>& ev) {
+  if (s.phase == Phase::kCommand) roll_control_tests(s, answers, dice, ev);
+  if (s.phase == Phase::kMovement) close_movement(s, ev);
   if (s.phase == Phase::kBombardment) {
     for (Gun& g : s.guns) {
       if (g.limbered || g.abandoned || !is_acting(s, g.side)) continue;
@@ -41,6 +47,7 @@ Verdict check_against(const GameState& s, const std::vector<Decision>& owed, con
   const auto found = addressed(owed, a, s.turn, to_string(s.phase), kUmpireSeat);
   if (!found) return found.error();
   if (s.phase == Phase::kMovement) return movement_check(s, *found.value(), a);
+  if (s.phase == Phase::kCommand) return command_check(s, *found.value(), a);
   return listed_option(*found.value(), a);
 }
 
@@ -54,6 +61,7 @@ std::vector<Decision> pending(const GameState& s) {
     case Phase::kBombardment:
     case Phase::kMusketry:
     case Phase::kCloseArtillery: return fire_pending(s, sight_table(s));
+    case Phase::kCommand: return command_pending(s);
     case Phase::kMovement: return movement_pending(s);
     case Phase::kCombat: return combat_pending(s, sight_table(s));
     default: return {};
@@ -75,6 +83,10 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
   StepResult r{state, {}};
   if (!r.next.started) {
     start(r.next, dice, r.events);
+  } else if (r.next.phase == Phase::kCommand && r.next.command_stage == CommandStage::kActions) {
+    // The leaders' actions: the control tests follow in the same half.
+    resolve_command_actions(r.next, answers, r.events);
+    r.next.command_stage = CommandStage::kControl;
   } else if (r.next.phase == Phase::kMovement && !r.next.move_orders) {
     // The move dice: the orders follow in the same half.
     if (auto ok = resolve_movement(r.next, answers, dice, r.events); !ok) return ok.error();
@@ -86,7 +98,7 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
     } else if (r.next.phase != Phase::kCombat) {
       resolve_fire(r.next, answers, dice, r.events);
     }
-    close_half(r.next, owed, dice, r.events);
+    close_half(r.next, owed, answers, dice, r.events);
     advance(r.next, dice, r.events);
   }
   // Run on through everything that needs no decision.
@@ -95,9 +107,14 @@ Result<StepResult> resolve(const GameState& state, const std::vector<Answer>& an
       r.next.move_orders = true;  // no dice owed: on to the orders
       continue;
     }
-    close_half(r.next, {}, dice, r.events);
+    if (r.next.phase == Phase::kCommand && r.next.command_stage == CommandStage::kActions) {
+      r.next.command_stage = CommandStage::kControl;  // no leader to act: on to the control tests
+      continue;
+    }
+    close_half(r.next, {}, {}, dice, r.events);
     advance(r.next, dice, r.events);
   }
+  follow_attached(r.next);
   ++r.next.step;
   return r;
 }

@@ -14,8 +14,6 @@ namespace galloper::rules::cfeo {
 
 namespace {
 
-std::size_t at(Index i) { return static_cast<std::size_t>(i); }
-
 tables::GunClass gun_class(GunType t) {
   switch (t) {
     case GunType::kHeavy: return tables::GunClass::kHeavy;

@@ -194,17 +194,19 @@ double allowance_of(const Unit& u) {
   return tables::march_move_limit(mover(u), false);
 }
 
-Result<Moved> carry_out(const GameState& s, std::size_t self, const Answer& a) {
+// `repeat`: the steps are its last move again ("5+ = Repeat last move."):
+// no dice, and a march move may end within 120 yds (RULINGS K7).
+Result<Moved> carry_out(const GameState& s, std::size_t self, const std::vector<OrderStep>& steps, bool repeat = false) {
   const Unit& u = s.units[self];
   Moved m{u, 0, 0, false};
-  if (a.steps.empty()) return m;
-  const bool march = u.allowance < 0;
+  if (steps.empty()) return m;
+  const bool march = u.allowance < 0 && !(repeat && tactical(s, u));
   const double allowance = allowance_of(u);
-  for (const OrderStep& st : a.steps) {
+  for (const OrderStep& st : steps) {
     if (auto r = take_step(s, self, m, st, allowance, !march)) return *r;
   }
   // "March Move. Starts and ends beyond 120 yds of enemy."
-  if (march && enemy_distance_of(s, u.side, footprint(m.unit)) <= tables::kTacticalZone) {
+  if (march && !repeat && enemy_distance_of(s, u.side, footprint(m.unit)) <= tables::kTacticalZone) {
     return reject("march_into_contact", "A march move ends beyond 120 yds of the enemy; within it, " + ref(u.id) +
                                             " needs a tactical move's dice.");
   }
@@ -234,14 +236,19 @@ void take_dps(Unit& u, int dps, std::string why, std::vector<Event>& ev) {
 
 }  // namespace
 
+bool free_to_move(const Unit& u) {
+  return !u.steadied && (u.control == Control::kFree || u.control == Control::kAsWished);
+}
+
 double enemy_distance(const GameState& s, const Unit& u) { return enemy_distance_of(s, u.side, footprint(u)); }
 
 std::vector<Decision> movement_pending(const GameState& s) {
   std::vector<Decision> out;
   if (s.phase != Phase::kMovement) return out;
   for (const Unit& u : s.units) {
-    // Routing and retiring units make no ordered move (RULINGS C7).
-    if (!is_acting(s, u.side) || u.destroyed || u.routing || u.retiring) continue;
+    // Routing and retiring units make no ordered move (RULINGS C7), nor do
+    // units steadied or bound by their control test (RULINGS K6, K7).
+    if (!is_acting(s, u.side) || u.destroyed || u.routing || u.retiring || !free_to_move(u)) continue;
     if (!s.move_orders) {
       if (!tactical(s, u)) continue;
       Decision d;
@@ -283,7 +290,7 @@ Verdict movement_check(const GameState& s, const Decision& d, const Answer& a) {
   if (a.option == kHalt && !a.steps.empty()) return reject("bad_option", "\"" + std::string(kHalt) + "\" takes no steps.");
   const std::size_t self = unit_of(s, a.decision_id, kMovePrefix);
   if (self >= s.units.size()) return reject("unknown_decision", "Nothing called \"" + a.decision_id + "\" is pending now.");
-  auto moved = carry_out(s, self, a);
+  auto moved = carry_out(s, self, a.steps);
   if (!moved) return moved.error();
   return Ok{};
 }
@@ -300,14 +307,16 @@ Result<bool> resolve_movement(GameState& s, const std::vector<Answer>& answers, 
         u.allowance = 0;
         continue;
       }
-      const tables::MoveRoll roll = tables::roll_move(dice, choice->dice, false, false);
+      // "Inspired unit: +10 yds for each die rolled" (RULINGS T15).
+      const tables::MoveRoll roll = tables::roll_move(dice, choice->dice, u.inspired > 0, false);
       u.allowance = roll.yards;
       Event e;
       e.kind = "move_dice";
       e.subjects = {u.id};
       e.where = {{u.position, u.id}};
       e.dice = dice.drain();
-      e.text = ref(u.id) + " rolls " + std::string(choice->label) + " for its move: " + yards(roll.yards) + ".";
+      e.text = ref(u.id) + " rolls " + std::string(choice->label) + (u.inspired > 0 ? ", inspired," : "") +
+               " for its move: " + yards(roll.yards) + ".";
       ev.push_back(std::move(e));
       const bool rough = s.terrain.is_rough(footprint(u).front());
       take_dps(u, tables::fatigue_dps(roll.faces, table_arm(u), move_formation(u.formation), rough),
@@ -321,14 +330,15 @@ Result<bool> resolve_movement(GameState& s, const std::vector<Answer>& answers, 
     std::size_t unit;
     std::string decision;
     Moved moved;
+    std::vector<OrderStep> steps;
   };
   std::vector<Order> orders;
   for (const Answer& a : answers) {
     const std::size_t i = unit_of(before, a.decision_id, kMovePrefix);
     if (i >= before.units.size() || a.steps.empty()) continue;
-    auto m = carry_out(before, i, a);
+    auto m = carry_out(before, i, a.steps);
     if (!m) return m.error();
-    orders.push_back({i, a.decision_id, std::move(m.value())});
+    orders.push_back({i, a.decision_id, std::move(m.value()), a.steps});
   }
   // Both sides moving at once: enemies whose moves would meet, ending
   // within 20 yds of each other, both halt where they stood (RULINGS F10).
@@ -357,6 +367,7 @@ Result<bool> resolve_movement(GameState& s, const std::vector<Answer>& answers, 
     const std::uint32_t dps = u.dps;
     u = o.moved.unit;
     u.dps = dps;
+    u.last_move = o.steps;
     take_dps(u, o.moved.dps, "manoeuvre", ev);
     e.kind = "moved";
     e.where = {{from, u.id}, {u.position, u.id}};  // both told only to seats that see it
@@ -379,6 +390,38 @@ Result<bool> resolve_movement(GameState& s, const std::vector<Answer>& answers, 
     }
   }
   return true;
+}
+
+void close_movement(GameState& s, std::vector<Event>& ev) {
+  for (std::size_t i = 0; i < s.units.size(); ++i) {
+    Unit& u = s.units[i];
+    if (!is_acting(s, u.side) || u.destroyed || u.control != Control::kRepeatLastMove || u.last_move.empty()) continue;
+    Event e;
+    e.subjects = {u.id};
+    auto m = carry_out(s, i, u.last_move, true);
+    if (!m) {
+      e.kind = "halted";
+      e.where = {{u.position, u.id}};
+      e.text = ref(u.id) + " cannot repeat its last move (" + m.error().reason + ") and halts.";
+      ev.push_back(std::move(e));
+      continue;
+    }
+    const Vec2 from = u.position;
+    const std::uint32_t dps = u.dps;
+    std::vector<OrderStep> steps = std::move(u.last_move);
+    u = m.value().unit;
+    u.dps = dps;
+    u.last_move = std::move(steps);
+    take_dps(u, m.value().dps, "manoeuvre", ev);
+    e.kind = "moved";
+    e.where = {{from, u.id}, {u.position, u.id}};
+    e.text = ref(u.id) + " repeats its last move: " + yards(m.value().used) + ".";
+    ev.push_back(std::move(e));
+  }
+  // "Repeat last move" is of the move it made: one that stood has none.
+  for (Unit& u : s.units) {
+    if (is_acting(s, u.side) && !u.moved) u.last_move.clear();
+  }
 }
 
 }  // namespace galloper::rules::cfeo

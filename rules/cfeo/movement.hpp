@@ -29,6 +29,11 @@ inline constexpr std::string_view kMoveDicePrefix = "move_dice/";
 inline constexpr std::string_view kMovePrefix = "move/";
 inline constexpr double kHaltFromEnemy = 20;  // "Must halt at 20 yds from enemy."
 
+// Whether the unit may be given a move this turn: not steadied ("Unit must
+// remain halted"), and free or acting as its player wishes after its
+// control test.
+bool free_to_move(const Unit& unit);
+
 // The yards from a unit to the nearest enemy unit or gun.
 double enemy_distance(const GameState& state, const Unit& unit);
 
@@ -38,5 +43,9 @@ Verdict movement_check(const GameState& state, const Decision& d, const Answer& 
 // Applies the step's answers: rolls the dice asked for, or moves the units.
 Result<bool> resolve_movement(GameState& state, const std::vector<Answer>& answers, Dice& dice,
                               std::vector<Event>& events);
+// As the half closes: units whose control test repeats their last move
+// make it, after the ordered moves, halting where it is no longer legal;
+// a unit that did not move has no last move to repeat next time.
+void close_movement(GameState& state, std::vector<Event>& events);
 
 }  // namespace galloper::rules::cfeo

@@ -26,6 +26,8 @@ RulesetInfo ruleset_info() {
   }
   r.decision_kinds = {
       term_of("fire", "Fire", "A gun or a battalion: a target, reserve fire, or hold"),
+      term_of("command", "Command actions", "A leader's actions: move, attach or detach, steady, inspire"),
+      term_of("control_test", "Control test", "A unit out of command: the optional modifiers of its test"),
       term_of("move_dice", "Move dice", "Within 120 yards of the enemy: the dice of a tactical move"),
       term_of("move", "Movement orders", "Steps within the move's yards"),
       term_of("charge", "Charge", "In the combat phase: an enemy within reach to charge, or none"),
@@ -37,8 +39,16 @@ RulesetInfo ruleset_info() {
       {"wheel", "Wheel", {"pivot", "angle_deg"}},
       {"about_face", "About face", {}},
       {"formation", "Change formation", {"formation"}},
+      {"move_to", "Move to", {"to"}},
+      {"attach", "Attach to", {"target"}},
+      {"detach", "Detach", {}},
+      {"steady", "Steady", {}},
+      {"inspire", "Inspire", {}},
   };
-  r.orders = {{"move", {"forward", "wheel", "about_face", "formation"}}};
+  r.orders = {
+      {"move", {"forward", "wheel", "about_face", "formation"}},
+      {"command", {"move_to", "attach", "detach", "steady", "inspire"}},
+  };
   for (Formation f : {Formation::kLine, Formation::kAssaultColumn, Formation::kMarchColumn}) {
     r.formations.push_back(term_of(to_string(f)));
   }
@@ -48,7 +58,12 @@ RulesetInfo ruleset_info() {
       {"set_dps", "Set DPs", {"value"}, ""},
       {"set_formation", "Set a unit's formation", {"key"}, "Formation: line, assault column, march column or unformed"},
   };
-  r.statuses = {term_of("limbered"), term_of("wounded"), term_of("routing"), term_of("retiring"), term_of("abandoned")};
+  r.statuses = {term_of("limbered"), term_of("wounded"), term_of("routing"), term_of("retiring"), term_of("abandoned"),
+                term_of("inspired", "Inspired", "A leader inspires it this turn"),
+                term_of("steadied", "Steadied", "Steadied this turn: it remains halted"),
+                term_of("halted", "Halted", "Its control test halts it this turn"),
+                term_of("repeating", "Repeats its move", "Its control test has it repeat its last move"),
+                term_of("charging", "Charging", "Its control test holds it to its failed charge")};
   for (Arm a : {Arm::kFoot, Arm::kHorse, Arm::kDragoons, Arm::kDismountedDragoons}) {
     r.troop_types.push_back(term_of(to_string(a)));
   }

@@ -95,6 +95,7 @@ struct ScenarioSpec {
   std::uint32_t turn_limit = 0;
   std::vector<ObjectiveSpec> objectives;
   std::string victory_description;
+  bool no_control_tests = false;  // the umpire's call: every unit under command (RULINGS K4)
 };
 
 }  // namespace galloper::rules::cfeo

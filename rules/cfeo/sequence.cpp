@@ -25,6 +25,9 @@ void clear_turn_marks(GameState& s) {
     u.in_combat = false;
     u.evaded = false;
     u.rode_through = false;
+    u.inspired = 0;
+    u.steadied = false;
+    u.control = Control::kFree;
     // "Next turn may either continue to retire or remain in place to
     // reform": it stands, unformed, until it re-forms (RULINGS C7).
     u.retiring = false;
@@ -61,6 +64,7 @@ void enter_phase(GameState& s, Phase p, std::vector<Event>& ev) {
   s.phase = p;
   s.half = 0;
   s.move_orders = false;
+  s.command_stage = CommandStage::kActions;
   s.combat_stage = CombatStage::kCharges;
   ev.push_back(public_event("phase", "Turn " + std::to_string(s.turn) + ": " + std::string(to_string(p)) + " phase" +
                                          (alternate(s) ? ", " + side_name(s, s.first) + " first." : ", both sides together.")));
@@ -101,6 +105,7 @@ void advance(GameState& s, Dice& dice, std::vector<Event>& ev) {
   if (alternate(s) && s.half == 0) {
     s.half = 1;
     s.move_orders = false;
+    s.command_stage = CommandStage::kActions;
     s.combat_stage = CombatStage::kCharges;
     ev.push_back(public_event("phase", "Turn " + std::to_string(s.turn) + ": " + std::string(to_string(s.phase)) +
                                            " phase, " + side_name(s, other(s, s.first)) + " now act."));

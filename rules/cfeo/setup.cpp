@@ -22,6 +22,7 @@ class Builder {
     for (const auto& t : spec_.terrain) s_.features.push_back(feature_of(t));
     s_.terrain = make_terrain_map(s_.features, feature_sizes());
     s_.turn_limit = spec_.turn_limit;
+    s_.no_control_tests = spec_.no_control_tests;
     for (const auto& a : spec_.sides) side(a);
     // Attachments and battalion guns name units, which are all known now.
     for (std::size_t i = 0; i < s_.leaders.size(); ++i) s_.leaders[i].attached_to = unit_index(attached_[i]);

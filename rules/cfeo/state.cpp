@@ -41,6 +41,7 @@ StateHash state_hash(const GameState& s) {
   h.i64(s.first);
   h.byte(s.half);
   h.boolean(s.move_orders);
+  h.byte(static_cast<std::uint8_t>(s.command_stage));
   h.byte(static_cast<std::uint8_t>(s.combat_stage));
   h.u64(s.charges.size());
   for (const auto& c : s.charges) {
@@ -57,6 +58,7 @@ StateHash state_hash(const GameState& s) {
     h.boolean(a.enemy_gave_ground);
   }
   h.u64(s.step);
+  h.boolean(s.no_control_tests);
   h.tag(2);
   hash_features(h, s.features);
   h.tag(3);
@@ -105,6 +107,18 @@ StateHash state_hash(const GameState& s) {
     h.boolean(u.in_combat);
     h.boolean(u.evaded);
     h.boolean(u.rode_through);
+    h.u32(u.inspired);
+    h.boolean(u.steadied);
+    h.byte(static_cast<std::uint8_t>(u.control));
+    h.boolean(u.charge_failed);
+    h.u64(u.last_move.size());
+    for (const OrderStep& st : u.last_move) {
+      h.str(st.action);
+      h.real(st.distance);
+      h.real(st.angle_deg);
+      h.str(st.pivot);
+      h.str(st.formation);
+    }
     h.boolean(u.retiring);
     h.boolean(u.routing);
     h.boolean(u.destroyed);

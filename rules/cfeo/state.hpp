@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rules/cfeo/types.hpp"
+#include "rules/core/decision.hpp"
 #include "rules/core/features.hpp"
 #include "rules/core/game.hpp"
 #include "rules/core/terrain.hpp"
@@ -15,9 +16,21 @@
 
 namespace galloper::rules::cfeo {
 
+// What a unit's control test in the command phase left it to do this turn
+// (command.hpp): kFree when it took none.
+enum class Control : std::uint8_t {
+  kFree,            // no test: under control
+  kHalt,            // "2- = Halt."
+  kAsWished,        // "3-4 = Act as player wishes"
+  kRepeatLastMove,  // "5+ = Repeat last move."
+  kContinueCharge,  // "Continue ... charge unless 3-4 result" (RULINGS K6)
+};
+
 // An index into one of GameState's vectors; kNone where there is none.
 using Index = std::int32_t;
 inline constexpr Index kNone = -1;
+// An index as a vector's subscript.
+constexpr std::size_t at(Index i) { return static_cast<std::size_t>(i); }
 
 // A battalion of foot or a regiment of horse or dragoons.
 struct Unit {
@@ -48,6 +61,13 @@ struct Unit {
   bool in_combat = false;       // fought in the combat phase (no redress)
   bool evaded = false;          // evaded a charge ("Evading = 1 DP")
   bool rode_through = false;    // rode through or took the position ("-1DP")
+  std::uint32_t inspired = 0;   // inspire actions spent on it ("+1 each action to max +2")
+  bool steadied = false;        // "Steady - remove 1 DP. Unit must remain halted."
+  Control control = Control::kFree;  // its control test's result
+  // Until the next turn's command phase:
+  bool charge_failed = false;   // "charged last turn and failed to contact"
+  // Its last ordered move, for "Repeat last move" (empty: it halted).
+  std::vector<OrderStep> last_move;
   // Until it ends (combat.hpp):
   bool retiring = false;        // "Retire": until it stops to reform
   bool routing = false;         // "Rout": until a control test stops it
@@ -176,6 +196,10 @@ struct AfterCombat {
 // charged answer, then the moves after combat are chosen.
 enum class CombatStage : std::uint8_t { kCharges, kResponses, kAfterCombat };
 
+// The command phase's stages within each half: the leaders' actions, then
+// the control tests' optional modifiers.
+enum class CommandStage : std::uint8_t { kActions, kControl };
+
 // The phases of a turn, in the sheet's order ("Sequence of Play").
 enum class Phase : std::uint8_t {
   kBombardment, kMusketry, kCommand, kMovement, kCloseArtillery, kCombat, kMorale,
@@ -199,6 +223,7 @@ struct GameState {
   std::vector<Leader> leaders;
   std::vector<Objective> objectives;
   Index attacker = kNone;
+  bool no_control_tests = false;  // the scenario's call (RULINGS K4)
 
   std::uint32_t turn = 1;
   std::uint32_t turn_limit = 0;
@@ -210,6 +235,7 @@ struct GameState {
   Index first = kNone;    // the side that acts first this turn
   std::uint8_t half = 0;  // alternate play: 0 while the first side acts, 1 the other
   bool move_orders = false;  // movement phase: the move dice are settled, orders are owed
+  CommandStage command_stage = CommandStage::kActions;
   CombatStage combat_stage = CombatStage::kCharges;
   std::vector<Charge> charges;            // declared this half
   std::vector<AfterCombat> after_combat;  // choices owed this half

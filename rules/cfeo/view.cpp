@@ -63,6 +63,12 @@ UnitView unit_view(const GameState& s, const Unit& unit, Knowledge k) {
   u.command = id_or_empty(s.brigades, unit.brigade);
   u.wing = id_or_empty(s.wings, unit.wing);
   if (unit.platoon_fire) u.attributes.push_back({"fire", "by platoons"});
+  // This turn's command, known to its own side only.
+  if (unit.inspired > 0) u.status.push_back("inspired");
+  if (unit.steadied) u.status.push_back("steadied");
+  if (unit.control == Control::kHalt) u.status.push_back("halted");
+  if (unit.control == Control::kRepeatLastMove) u.status.push_back("repeating");
+  if (unit.control == Control::kContinueCharge) u.status.push_back("charging");
   if (is_cavalry(unit.arm)) {
     u.attributes.push_back({"style", std::string(to_string(unit.style))});
     if (unit.a_outrance) u.attributes.push_back({"charges", "a l'outrance"});

@@ -170,6 +170,7 @@ cf::ScenarioSpec cfeo_spec(const pb::Scenario& sc) {
   }
   s.attacker = sc.attacker();
   s.turn_limit = sc.turn_limit();
+  s.no_control_tests = sc.cfeo().no_control_tests();
   for (const auto& o : sc.victory().objectives()) {
     s.objectives.push_back({o.id(), o.name(), vec_of(o.has_at(), o.at()), o.radius(), o.points(), o.held_by()});
   }

@@ -20,9 +20,6 @@ using specs::gun;
 using specs::leader;
 using specs::unit;
 
-
-
-
 // Blue (the attacker) at the south facing north, red to the north facing
 // south. Blue has a battalion and a field gun beside it; red a battalion 100
 // yards from blue's and, beyond a wood on the east, a hidden one.
@@ -33,6 +30,7 @@ ScenarioSpec spec() {
   s.table_depth = 2000;
   s.turn_limit = 3;
   s.attacker = "blue";
+  s.no_control_tests = true;  // the commanders stand at the rear
   TerrainSpec wood;
   wood.id = "wood";
   wood.shape = TerrainShape::kArea;

@@ -20,7 +20,6 @@ namespace {
 using specs::leader;
 using specs::unit;
 
-
 // Blue's foot (x 960-1040) and horse (x 1160-1240) face north from y 300;
 // red's six-base battalion (x 880-1120) faces south at y `red_y`. No guns, so the bombardment and musketry ask nothing when red
 // is far away.
@@ -31,6 +30,7 @@ ScenarioSpec spec(double red_y) {
   s.table_depth = 2000;
   s.turn_limit = 2;
   s.attacker = "blue";
+  s.no_control_tests = true;  // the commanders stand at the rear
   for (const std::string side : {"blue", "red"}) {
     const bool blue = side == "blue";
     SideSpec a;

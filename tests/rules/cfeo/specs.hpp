@@ -43,6 +43,8 @@ inline GunSpec gun(std::string id, GunType type, Vec2 at, double facing) {
 // the south edge) and "red" (at the north), each a marshal, one wing "w"
 // under a general and one brigade "<side>_b" of the units and guns given.
 // Tests set the turn limit, objectives and break percentages they need.
+// No control tests: the commanders stand far from their troops, and the
+// command phase's tests (command_test.cpp) turn them on.
 inline ScenarioSpec two_sides(std::vector<UnitSpec> blue, std::vector<UnitSpec> red, std::vector<GunSpec> blue_guns = {},
                               std::vector<GunSpec> red_guns = {}) {
   ScenarioSpec s;
@@ -51,6 +53,7 @@ inline ScenarioSpec two_sides(std::vector<UnitSpec> blue, std::vector<UnitSpec> 
   s.table_depth = 2000;
   s.turn_limit = 3;
   s.attacker = "blue";
+  s.no_control_tests = true;
   for (const std::string side : {"blue", "red"}) {
     const bool is_blue = side == "blue";
     const double y = is_blue ? 50.0 : 1950.0;
