@@ -112,13 +112,7 @@ StateHash state_hash(const GameState& s) {
     h.byte(static_cast<std::uint8_t>(u.control));
     h.boolean(u.charge_failed);
     h.u64(u.last_move.size());
-    for (const OrderStep& st : u.last_move) {
-      h.str(st.action);
-      h.real(st.distance);
-      h.real(st.angle_deg);
-      h.str(st.pivot);
-      h.str(st.formation);
-    }
+    for (const OrderStep& st : u.last_move) hash_order_step(h, st);
     h.boolean(u.retiring);
     h.boolean(u.routing);
     h.boolean(u.destroyed);

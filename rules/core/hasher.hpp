@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "rules/core/decision.hpp"
 #include "rules/core/vec2.hpp"
 
 namespace galloper::rules {
@@ -38,5 +39,17 @@ class Hasher {
  private:
   std::uint64_t h_ = 0xcbf29ce484222325ULL;
 };
+
+// One step of an order, as the rulesets keep a unit's last move ("Repeat
+// last move"): its action and the fields a move or manoeuvre uses.
+inline void hash_order_step(Hasher& h, const OrderStep& s) {
+  h.str(s.action);
+  h.real(s.distance);
+  h.real(s.angle_deg);
+  h.str(s.pivot);
+  h.str(s.formation);
+  h.vec(s.to);
+  h.str(s.target);
+}
 
 }  // namespace galloper::rules

@@ -79,16 +79,6 @@ struct LastMove {
   friend bool operator==(const LastMove&, const LastMove&) = default;
 };
 
-inline void hash_order_step(Hasher& h, const OrderStep& s) {
-  h.str(s.action);
-  h.real(s.distance);
-  h.real(s.angle_deg);
-  h.str(s.pivot);
-  h.str(s.formation);
-  h.vec(s.to);
-  h.str(s.target);
-}
-
 inline void hash_last_move(Hasher& h, const LastMove& m) {
   h.u32(m.turn);
   h.u32(static_cast<std::uint32_t>(m.mode));
