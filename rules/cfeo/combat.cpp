@@ -35,7 +35,6 @@ constexpr std::string_view kTakePosition = "take_position";
 constexpr std::string_view kRide2 = "ride_2";
 constexpr std::string_view kRide3 = "ride_3";
 
-
 tables::Arm table_arm(const Unit& u) { return is_cavalry(u.arm) ? tables::Arm::kCavalry : tables::Arm::kInfantry; }
 
 // A unit that may still fight: not destroyed, routing or retiring.

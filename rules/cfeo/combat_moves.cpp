@@ -8,7 +8,9 @@
 #include "rules/cfeo/basing.hpp"
 #include "rules/cfeo/combat_tables.hpp"
 #include "rules/cfeo/fire.hpp"
+#include "rules/cfeo/morale.hpp"
 #include "rules/cfeo/move_tables.hpp"
+#include "rules/cfeo/movement.hpp"
 #include "rules/core/geometry.hpp"
 #include "rules/core/tell.hpp"
 
@@ -21,10 +23,7 @@ constexpr double kTouch = 1;         // yards: bases this close are in contact
 constexpr double kHaltShort = 20;    // "it will halt beyond 20 yds" of new enemy
 constexpr double kTolerance = 1e-6;
 
-
 tables::Mover mover(const Unit& u) { return is_cavalry(u.arm) ? tables::Mover::kCavalry : tables::Mover::kInfantry; }
-
-std::string yards(double y) { return std::to_string(static_cast<long>(std::lround(y))) + " yds"; }
 
 bool on_table(const GameState& s, const std::vector<OrientedRect>& bases) {
   for (const auto& b : bases) {
@@ -201,6 +200,24 @@ void fall_back(GameState& s, Index self, FallBack how, Dice& dice, std::vector<E
     text += ": it cannot retire, remains in place and takes 1 DP";
   }
   Event e = move_event(after, from, how == FallBack::kEvade ? "evade" : how == FallBack::kRout ? "rout" : "retire", text + ".");
+  e.dice = dice.drain();
+  ev.push_back(std::move(e));
+}
+
+void rout_on(GameState& s, Index self, Dice& dice, std::vector<Event>& ev) {
+  const Vec2 from = s.units[at(self)].position;
+  const tables::MoveRoll roll = tables::roll_move(dice, tables::fast_move_dice(mover(s.units[at(self)])), false, false);
+  const Vec2 dir = facing_unit(s.units[at(self)].facing_deg);
+  double went = 0;
+  while (went < roll.yards - kTolerance && enemy_distance(s, s.units[at(self)]) < kRoutClear - kTolerance) {
+    const double step = std::min(kStep, roll.yards - went);
+    const double done = slide(s, self, dir, step, {}, false);
+    went += done;
+    if (done < step - kTolerance) break;  // a piece or the table's edge
+  }
+  Unit& u = s.units[at(self)];
+  u.moved = true;
+  Event e = move_event(u, from, "rout", ref(u.id) + " routs on " + yards(went) + " (" + yards(roll.yards) + " rolled).");
   e.dice = dice.drain();
   ev.push_back(std::move(e));
 }

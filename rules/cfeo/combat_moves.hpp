@@ -18,6 +18,12 @@ namespace galloper::rules::cfeo {
 enum class FallBack : std::uint8_t { kRetire, kRout, kEvade };
 void fall_back(GameState& state, Index unit, FallBack how, Dice& dice, std::vector<Event>& events);
 
+// A routing unit's rout in a later turn (RULINGS C13): "Full fast unformed
+// move, until behind formed friends, or obstacle, or 240 yds from enemy",
+// straight on, without the initial move's +10 yds a die; it stops once 240
+// yds from every enemy, or where a piece or the table's edge stops it.
+void rout_on(GameState& state, Index unit, Dice& dice, std::vector<Event>& events);
+
 // A charge of `yards` (the charger's dice) at `target`, which meets it with
 // `counter_yards` when it counter-charges (0 otherwise). Each turns to face
 // the other and closes; true when they touch.

@@ -26,8 +26,6 @@ constexpr std::string_view kNoActions = "none";
 
 bool in_field(const Unit& u) { return !u.destroyed && !u.routing && !u.retiring; }
 
-std::string yards(double y) { return std::to_string(static_cast<long>(std::lround(y))) + " yds"; }
-
 std::string signed_number(int n) { return n > 0 ? "+" + std::to_string(n) : std::to_string(n); }
 
 // The leaders over a unit: its brigadier, its wing's general, its marshal.

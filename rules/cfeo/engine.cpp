@@ -21,12 +21,12 @@ namespace {
 // What happens as a half-phase closes, after its answers (`owed`: the
 // decisions it owed). In the bombardment a gun of an acting side that was
 // offered nothing to fire at keeps its fire for close range; the command
-// phase's control tests are rolled; units moved by their control tests
-// move after the ordered ones.
+// phase's control tests are rolled; routing units rout on, and units moved
+// by their control tests move, after the ordered moves.
 void close_half(GameState& s, const std::vector<Decision>& owed, const std::vector<Answer>& answers, Dice& dice,
                 std::vector<Event>& ev) {
   if (s.phase == Phase::kCommand) roll_control_tests(s, answers, dice, ev);
-  if (s.phase == Phase::kMovement) close_movement(s, ev);
+  if (s.phase == Phase::kMovement) close_movement(s, dice, ev);
   if (s.phase == Phase::kBombardment) {
     for (Gun& g : s.guns) {
       if (g.limbered || g.abandoned || !is_acting(s, g.side)) continue;

@@ -13,9 +13,6 @@ namespace galloper::rules::cfeo {
 
 namespace {
 
-// The rout test's distance: "or 240 yds from enemy".
-constexpr double kRoutClear = 240;
-
 std::string dps_text(int n) { return std::to_string(n) + (n == 1 ? " DP" : " DPs"); }
 
 tables::Arm table_arm(const Unit& u) { return is_cavalry(u.arm) ? tables::Arm::kCavalry : tables::Arm::kInfantry; }

@@ -10,6 +10,9 @@
 
 namespace galloper::rules::cfeo {
 
+// Where a rout ends and its test is taken: "or 240 yds from enemy".
+inline constexpr double kRoutClear = 240;
+
 // Morale DPs: each unit takes them for the friends routing, destroyed or
 // retiring within 120 yds, and for its own evade, and sheds one for riding
 // through or taking the position.

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "rules/cfeo/basing.hpp"
+#include "rules/cfeo/combat_moves.hpp"
 #include "rules/cfeo/command_tables.hpp"
+#include "rules/cfeo/morale.hpp"
 #include "rules/cfeo/move_tables.hpp"
 #include "rules/cfeo/seats.hpp"
 #include "rules/cfeo/sequence.hpp"
@@ -76,8 +78,6 @@ struct Moved {
 };
 
 Rejection refuse(std::string code, std::string reason) { return reject(std::move(code), std::move(reason)); }
-
-std::string yards(double y) { return std::to_string(static_cast<long>(std::lround(y))) + " yds"; }
 
 // Whether the unit, standing as `u`, is clear: on the table, not within 20
 // yds of an enemy, not on another piece.
@@ -392,7 +392,13 @@ Result<bool> resolve_movement(GameState& s, const std::vector<Answer>& answers, 
   return true;
 }
 
-void close_movement(GameState& s, std::vector<Event>& ev) {
+void close_movement(GameState& s, Dice& dice, std::vector<Event>& ev) {
+  for (std::size_t i = 0; i < s.units.size(); ++i) {
+    const Unit& u = s.units[i];
+    if (is_acting(s, u.side) && u.routing && !u.destroyed && enemy_distance(s, u) < kRoutClear - kTolerance) {
+      rout_on(s, static_cast<Index>(i), dice, ev);
+    }
+  }
   for (std::size_t i = 0; i < s.units.size(); ++i) {
     Unit& u = s.units[i];
     if (!is_acting(s, u.side) || u.destroyed || u.control != Control::kRepeatLastMove || u.last_move.empty()) continue;

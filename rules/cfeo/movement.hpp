@@ -43,9 +43,10 @@ Verdict movement_check(const GameState& state, const Decision& d, const Answer& 
 // Applies the step's answers: rolls the dice asked for, or moves the units.
 Result<bool> resolve_movement(GameState& state, const std::vector<Answer>& answers, Dice& dice,
                               std::vector<Event>& events);
-// As the half closes: units whose control test repeats their last move
-// make it, after the ordered moves, halting where it is no longer legal;
-// a unit that did not move has no last move to repeat next time.
-void close_movement(GameState& state, std::vector<Event>& events);
+// As the half closes: routing units rout on (RULINGS C13); units whose
+// control test repeats their last move make it, after the ordered moves,
+// halting where it is no longer legal; a unit that did not move has no last
+// move to repeat next time.
+void close_movement(GameState& state, Dice& dice, std::vector<Event>& events);
 
 }  // namespace galloper::rules::cfeo

@@ -1,5 +1,7 @@
 #include "rules/cfeo/types.hpp"
 
+#include <cmath>
+
 namespace galloper::rules::cfeo {
 
 std::string_view to_string(Arm a) {
@@ -59,5 +61,7 @@ std::optional<Formation> formation_named(std::string_view key) {
   }
   return std::nullopt;
 }
+
+std::string yards(double y) { return std::to_string(static_cast<long>(std::lround(y))) + " yds"; }
 
 }  // namespace galloper::rules::cfeo

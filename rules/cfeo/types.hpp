@@ -4,6 +4,7 @@
 // the scenario files spell them.
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace galloper::rules::cfeo {
@@ -27,6 +28,9 @@ std::string_view to_string(Formation f);
 std::string_view to_string(CavalryStyle s);
 std::string_view to_string(GunType t);
 std::string_view to_string(LeaderRank r);
+
+// A distance as the sheet and the log say it: "110 yds", to the nearest yard.
+std::string yards(double y);
 
 // The formation a key names ("line", "assault column", ...), if any.
 std::optional<Formation> formation_named(std::string_view key);

@@ -1,7 +1,8 @@
 // The CF&EO movement phase with fixed dice: march moves beyond 120 yds,
 // the dice of a tactical move and their fatigue, each step of an order and
 // every refusal (too far, within 20 yds of the enemy, off the table, onto a
-// friend, a march move ending within 120 yds), and two orders that collide.
+// friend, a march move ending within 120 yds), two orders that collide, and
+// a rout going on in the turns after it began.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -294,6 +295,45 @@ TEST(CfeoSimultaneousMove, EnemiesWhoseMovesWouldMeetBothHalt) {
     EXPECT_NE(plain_text(e.text).find("meets the enemy moving at the same time and halts"), std::string::npos);
   }
   EXPECT_EQ(halted, 2);
+}
+
+
+std::vector<std::string> rout_texts(const std::vector<Event>& ev) {
+  std::vector<std::string> out;
+  for (const auto& e : ev) {
+    if (e.kind == "rout") out.push_back(plain_text(e.text));
+  }
+  return out;
+}
+
+// RULINGS C13: blue's foot, routed from red's battalion 100 yds off, has
+// turned its back on it.
+TEST(CfeoRout, ARouterRoutsOnEachTurnUntil240YdsFromTheEnemy) {
+  GameState s = at_movement(420);
+  Unit& foot = s.units[0];
+  foot.routing = true;
+  foot.facing_deg = 180;
+  foot.formation = Formation::kUnformed;
+  EXPECT_NEAR(enemy_distance(s, foot), 100, 1e-9);
+  // Its order is none: it routs.
+  EXPECT_EQ(find(pending(s), "move/foot"), nullptr);
+  std::vector<Event> ev;
+  FixedDice dice({5, 6});  // 1 AvD + D6: 110 yds, with no +10 a die after the first rout
+  close_movement(s, dice, ev);
+  EXPECT_NEAR(s.units[0].position.y, 190, 1e-6);
+  EXPECT_EQ(rout_texts(ev), std::vector<std::string>{"foot routs on 110 yds (110 yds rolled)."});
+  // The next turn it stops 240 yds from red, 30 yds on.
+  ev.clear();
+  FixedDice more({4, 3});
+  close_movement(s, more, ev);
+  EXPECT_NEAR(s.units[0].position.y, 160, 1e-6);
+  EXPECT_EQ(rout_texts(ev), std::vector<std::string>{"foot routs on 30 yds (70 yds rolled)."});
+  // There it routs no further: the morale phase's test is its way out (C12).
+  ev.clear();
+  FixedDice none({});
+  close_movement(s, none, ev);
+  EXPECT_NEAR(s.units[0].position.y, 160, 1e-6);
+  EXPECT_TRUE(rout_texts(ev).empty());
 }
 
 }  // namespace
