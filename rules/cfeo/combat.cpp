@@ -12,6 +12,7 @@
 #include "rules/cfeo/move_tables.hpp"
 #include "rules/cfeo/seats.hpp"
 #include "rules/cfeo/sequence.hpp"
+#include "rules/cfeo/sight.hpp"
 #include "rules/core/answers.hpp"
 #include "rules/core/geometry.hpp"
 #include "rules/core/tell.hpp"
@@ -20,6 +21,7 @@ namespace galloper::rules::cfeo {
 
 namespace {
 
+constexpr double kGroundEps = 1e-6;  // yards of height that count as higher
 constexpr double kArcDeg = 45;        // the front arc, as for fire (RULINGS F8)
 constexpr double kCountRange = 40;    // "count bases within 40 yds of enemy"
 constexpr double kInContact = 1;      // yards: bases this close touch
@@ -152,6 +154,7 @@ Rolled fight(const GameState& s, const Fighter& f, const std::vector<Target>& en
     const int bases = faces && group_gap({footprint(g)}, enemy) <= kCountRange ? 1 : 0;
     tables::CombatFactors cf;
     cf.dps = static_cast<int>(g.dps);
+    cf.advantage_of_ground = advantage_of_ground(s, f.piece, enemies);
     cf.hit_in_flank_or_rear = f.flank_or_rear;
     out.modifiers = tables::combat_modifiers(cf);
     out.dice = tables::combat_dice(bases, tables::combat_modifier(cf));
@@ -169,6 +172,7 @@ Rolled fight(const GameState& s, const Fighter& f, const std::vector<Target>& en
   tables::CombatFactors cf;
   cf.grade = u.grade;
   cf.inspire_actions = static_cast<int>(u.inspired);
+  cf.advantage_of_ground = advantage_of_ground(s, f.piece, enemies);
   cf.charging_or_pursuing = f.charged;
   cf.a_outrance_vs_cavalry = f.charged && u.a_outrance && enemy_cavalry;
   cf.traditional_cavalry_deeper_vs_cavalry =
@@ -520,6 +524,34 @@ void execute_after_combat(GameState& s, const std::vector<Answer>& answers, Dice
 }
 
 }  // namespace
+
+bool advantage_of_ground(const GameState& s, Target self, const std::vector<Target>& enemies) {
+  if (self.kind == Target::Kind::kUnit && s.units[at(self.index)].ground_ruling) {
+    return *s.units[at(self.index)].ground_ruling;
+  }
+  const std::vector<OrientedRect> own = target_bases(s, self);
+  if (own.empty()) return false;
+  const Vec2 middle = own.front().center;
+  const double height = s.terrain.elevation_at(middle);
+  for (Target e : enemies) {
+    const std::vector<OrientedRect> theirs = target_bases(s, e);
+    if (theirs.empty()) continue;
+    const Vec2 their_middle = theirs.front().center;
+    if (height > s.terrain.elevation_at(their_middle) + kGroundEps) return true;
+    for (const auto& c : s.terrain.obstacles_crossed(Segment{middle, their_middle})) {
+      if (c.feature != nullptr && c.feature->is_obstacle() && distance(middle, c.point) <= distance(their_middle, c.point)) {
+        return true;
+      }
+    }
+    for (AreaKind k : {AreaKind::kWood, AreaKind::kTown}) {
+      const Area* a = s.terrain.at_edge_of(own.front(), k, visibility_rules().cover_edge_depth);
+      if (a != nullptr && std::none_of(theirs.begin(), theirs.end(), [&](const OrientedRect& r) { return intersects(r, a->outline); })) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
 
 double charge_reach(const Unit& u) {
   const tables::MoveDice d = charge_dice(u);

@@ -39,6 +39,12 @@ inline constexpr std::string_view kNoCharge = "none";
 // its highest (RULINGS C1): foot 110 yds, cavalry 160 yds.
 double charge_reach(const Unit& unit);
 
+// "+1 advantage of ground" (RULINGS C14): the piece stands higher than an
+// enemy it fights, behind an obstacle between them (nearer to it than to
+// the enemy), or at the edge of a wood or town the enemy is outside. The
+// umpire's ruling for a unit wins (Unit::ground_ruling).
+bool advantage_of_ground(const GameState& state, Target self, const std::vector<Target>& enemies);
+
 // The decisions of the combat phase's current stage for the acting sides.
 std::vector<Decision> combat_pending(const GameState& state, const SightTable& sight);
 // Applies a stage's answers and everything that follows without a decision.

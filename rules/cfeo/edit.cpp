@@ -142,6 +142,18 @@ std::optional<Rejection> set_formation(GameState& s, const StateEdit& e) {
   return placed_clear(s, u->id, footprint(*u));
 }
 
+// "advantage_of_ground" (RULINGS C14): the umpire's ruling for a unit, or
+// back to the engine's own judgement when the flag is absent.
+std::optional<Rejection> rule_ground(GameState& s, const StateEdit& e) {
+  Unit* u = unit_in(s, e.subject);
+  if (u == nullptr && (gun_in(s, e.subject) != nullptr || leader_in(s, e.subject) != nullptr)) {
+    return reject("bad_value", "advantage of ground is ruled for units; " + e.subject + " is not one");
+  }
+  if (u == nullptr) return unknown(e);
+  u->ground_ruling = e.flag;
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<GameState> apply_edit(const GameState& state, const StateEdit& e) {
@@ -155,6 +167,8 @@ Result<GameState> apply_edit(const GameState& state, const StateEdit& e) {
     why = set_dps(next, e);
   } else if (e.kind == "set_formation") {
     why = set_formation(next, e);
+  } else if (e.kind == "advantage_of_ground") {
+    why = rule_ground(next, e);
   } else {
     std::string kinds;
     for (const auto& k : ruleset_info().edit_kinds) kinds += (kinds.empty() ? "" : ", ") + k.kind;

@@ -57,6 +57,7 @@ RulesetInfo ruleset_info() {
       {"remove", "Remove from the table", {}, ""},
       {"set_dps", "Set DPs", {"value"}, ""},
       {"set_formation", "Set a unit's formation", {"key"}, "Formation: line, assault column, march column or unformed"},
+      {"advantage_of_ground", "Rule on a unit's advantage of ground", {"flag"}, ""},
   };
   r.statuses = {term_of("limbered"), term_of("wounded"), term_of("routing"), term_of("retiring"), term_of("abandoned"),
                 term_of("inspired", "Inspired", "A leader inspires it this turn"),

@@ -113,6 +113,7 @@ StateHash state_hash(const GameState& s) {
     h.boolean(u.charge_failed);
     h.u64(u.last_move.size());
     for (const OrderStep& st : u.last_move) hash_order_step(h, st);
+    h.byte(u.ground_ruling ? (*u.ground_ruling ? 2 : 1) : 0);
     h.boolean(u.retiring);
     h.boolean(u.routing);
     h.boolean(u.destroyed);

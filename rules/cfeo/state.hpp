@@ -4,6 +4,7 @@
 // brigade; a leader's unit), never by id; ids and names are kept for the
 // scenario, the wire and the events only.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,9 @@ struct Unit {
   bool charge_failed = false;   // "charged last turn and failed to contact"
   // Its last ordered move, for "Repeat last move" (empty: it halted).
   std::vector<OrderStep> last_move;
+  // The umpire's ruling on its advantage of ground (RULINGS C14); none: the
+  // engine judges it from the ground.
+  std::optional<bool> ground_ruling;
   // Until it ends (combat.hpp):
   bool retiring = false;        // "Retire": until it stops to reform
   bool routing = false;         // "Rout": until a control test stops it

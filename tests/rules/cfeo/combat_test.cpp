@@ -300,5 +300,51 @@ TEST(CfeoMorale, AFriendRoutingNearbyCostsTwoDPsAndTheRouterTests) {
   EXPECT_EQ(dice.remaining(), 0u);
 }
 
+// RULINGS C14. Blue's battalion faces red's 80 yds off.
+TEST(CfeoCombat, HigherGroundAnObstacleInFrontOrAWoodsEdgeGivesTheAdvantageOfGround) {
+  auto sp = spec({unit("blue_foot", Arm::kFoot, 2, {1000, 900}, 0)}, {unit("red_foot", Arm::kFoot, 2, {1000, 980}, 180)});
+  const Target blue{Target::Kind::kUnit, 0};
+  const Target red{Target::Kind::kUnit, 1};
+  EXPECT_FALSE(advantage_of_ground(initial_state(sp), blue, {red}));
+  EXPECT_FALSE(advantage_of_ground(initial_state(sp), red, {blue}));
+  // Red on a hill: it is higher.
+  TerrainSpec hill;
+  hill.id = "hill";
+  hill.shape = TerrainShape::kHill;
+  hill.kind = TerrainKind::kHill;
+  hill.points = {{900, 960}, {1100, 960}, {1100, 1100}, {900, 1100}};
+  hill.elevation = 10;
+  auto on_hill = sp;
+  on_hill.terrain.push_back(hill);
+  EXPECT_TRUE(advantage_of_ground(initial_state(on_hill), red, {blue}));
+  EXPECT_FALSE(advantage_of_ground(initial_state(on_hill), blue, {red}));
+  // A hedge 30 yds in front of red: red is behind it, blue is not.
+  TerrainSpec hedge;
+  hedge.id = "hedge";
+  hedge.shape = TerrainShape::kLinear;
+  hedge.kind = TerrainKind::kHedge;
+  hedge.points = {{800, 955}, {1200, 955}};
+  auto behind_hedge = sp;
+  behind_hedge.terrain.push_back(hedge);
+  EXPECT_TRUE(advantage_of_ground(initial_state(behind_hedge), red, {blue}));
+  EXPECT_FALSE(advantage_of_ground(initial_state(behind_hedge), blue, {red}));
+  // Blue at the edge of a wood, red outside it.
+  TerrainSpec wood;
+  wood.id = "wood";
+  wood.shape = TerrainShape::kArea;
+  wood.kind = TerrainKind::kWood;
+  wood.points = {{900, 700}, {1100, 700}, {1100, 905}, {900, 905}};
+  auto in_wood = sp;
+  in_wood.terrain.push_back(wood);
+  EXPECT_TRUE(advantage_of_ground(initial_state(in_wood), blue, {red}));
+  EXPECT_FALSE(advantage_of_ground(initial_state(in_wood), red, {blue}));
+  // The umpire's ruling wins either way.
+  GameState ruled = initial_state(on_hill);
+  ruled.units[1].ground_ruling = false;
+  ruled.units[0].ground_ruling = true;
+  EXPECT_FALSE(advantage_of_ground(ruled, red, {blue}));
+  EXPECT_TRUE(advantage_of_ground(ruled, blue, {red}));
+}
+
 }  // namespace
 }  // namespace galloper::rules::cfeo

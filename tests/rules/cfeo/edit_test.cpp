@@ -2,6 +2,7 @@
 // refused with its reason and nothing changed.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 #include "rules/cfeo/edit.hpp"
@@ -77,7 +78,22 @@ TEST(CfeoEdit, BadEditsAreRefusedWithTheirReason) {
   EXPECT_EQ(code(edit("remove", "nobody")), "unknown_unit");
   auto unknown = apply_edit(s, edit("teleport", "blue_foot"));
   EXPECT_EQ(unknown.error().code, "unknown_edit");
-  EXPECT_EQ(unknown.error().reason, "no edit \"teleport\"; CF&EO takes move, remove, set_dps, set_formation");
+  EXPECT_EQ(unknown.error().reason,
+            "no edit \"teleport\"; CF&EO takes move, remove, set_dps, set_formation, advantage_of_ground");
+  // Back to the engine's judgement when it already is: nothing changes.
+  EXPECT_EQ(code(edit("advantage_of_ground", "blue_foot")), "no_change");
+  EXPECT_EQ(code(edit("advantage_of_ground", "blue_gun")), "bad_value");
+}
+
+TEST(CfeoEdit, TheUmpireRulesOnAUnitsAdvantageOfGroundAndClearsItAgain) {
+  StateEdit yes = edit("advantage_of_ground", "red_foot");
+  yes.flag = true;
+  auto ruled = apply_edit(state(), yes);
+  ASSERT_TRUE(ruled.ok()) << ruled.error().reason;
+  EXPECT_EQ(ruled->units[1].ground_ruling, std::optional<bool>(true));
+  auto cleared = apply_edit(ruled.value(), edit("advantage_of_ground", "red_foot"));
+  ASSERT_TRUE(cleared.ok()) << cleared.error().reason;
+  EXPECT_EQ(cleared->units[1].ground_ruling, std::nullopt);
 }
 
 }  // namespace
