@@ -308,34 +308,22 @@ TEST(CfeoCombat, HigherGroundAnObstacleInFrontOrAWoodsEdgeGivesTheAdvantageOfGro
   EXPECT_FALSE(advantage_of_ground(initial_state(sp), blue, {red}));
   EXPECT_FALSE(advantage_of_ground(initial_state(sp), red, {blue}));
   // Red on a hill: it is higher.
-  TerrainSpec hill;
-  hill.id = "hill";
-  hill.shape = TerrainShape::kHill;
-  hill.kind = TerrainKind::kHill;
-  hill.points = {{900, 960}, {1100, 960}, {1100, 1100}, {900, 1100}};
+  TerrainSpec hill = specs::terrain("hill", TerrainShape::kHill, TerrainKind::kHill,
+                                    {{900, 960}, {1100, 960}, {1100, 1100}, {900, 1100}});
   hill.elevation = 10;
   auto on_hill = sp;
   on_hill.terrain.push_back(hill);
   EXPECT_TRUE(advantage_of_ground(initial_state(on_hill), red, {blue}));
   EXPECT_FALSE(advantage_of_ground(initial_state(on_hill), blue, {red}));
   // A hedge 30 yds in front of red: red is behind it, blue is not.
-  TerrainSpec hedge;
-  hedge.id = "hedge";
-  hedge.shape = TerrainShape::kLinear;
-  hedge.kind = TerrainKind::kHedge;
-  hedge.points = {{800, 955}, {1200, 955}};
   auto behind_hedge = sp;
-  behind_hedge.terrain.push_back(hedge);
+  behind_hedge.terrain.push_back(specs::terrain("hedge", TerrainShape::kLinear, TerrainKind::kHedge, {{800, 955}, {1200, 955}}));
   EXPECT_TRUE(advantage_of_ground(initial_state(behind_hedge), red, {blue}));
   EXPECT_FALSE(advantage_of_ground(initial_state(behind_hedge), blue, {red}));
   // Blue at the edge of a wood, red outside it.
-  TerrainSpec wood;
-  wood.id = "wood";
-  wood.shape = TerrainShape::kArea;
-  wood.kind = TerrainKind::kWood;
-  wood.points = {{900, 700}, {1100, 700}, {1100, 905}, {900, 905}};
   auto in_wood = sp;
-  in_wood.terrain.push_back(wood);
+  in_wood.terrain.push_back(specs::terrain("wood", TerrainShape::kArea, TerrainKind::kWood,
+                                           {{900, 700}, {1100, 700}, {1100, 905}, {900, 905}}));
   EXPECT_TRUE(advantage_of_ground(initial_state(in_wood), blue, {red}));
   EXPECT_FALSE(advantage_of_ground(initial_state(in_wood), red, {blue}));
   // The umpire's ruling wins either way.

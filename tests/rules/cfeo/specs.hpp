@@ -30,6 +30,15 @@ inline UnitSpec unit(std::string id, Arm arm, std::uint32_t bases, Vec2 at, doub
   return u;
 }
 
+inline TerrainSpec terrain(std::string id, TerrainShape shape, TerrainKind kind, std::vector<Vec2> points) {
+  TerrainSpec t;
+  t.id = std::move(id);
+  t.shape = shape;
+  t.kind = kind;
+  t.points = std::move(points);
+  return t;
+}
+
 inline GunSpec gun(std::string id, GunType type, Vec2 at, double facing) {
   GunSpec g;
   g.id = std::move(id);
