@@ -39,16 +39,13 @@ constexpr std::string_view kRide3 = "ride_3";
 
 tables::Arm table_arm(const Unit& u) { return is_cavalry(u.arm) ? tables::Arm::kCavalry : tables::Arm::kInfantry; }
 
-// A unit that may still fight: not destroyed, routing or retiring.
-bool fit(const Unit& u) { return !u.destroyed && !u.routing && !u.retiring; }
-
 std::string dps_text(int dps) { return std::to_string(dps) + (dps == 1 ? " DP" : " DPs"); }
 
 // ---- Who may charge whom ----
 
 tables::MoveDice charge_dice(const Unit& u) { return {is_cavalry(u.arm) ? 2 : 1, true}; }
 
-bool may_charge(const Unit& u) { return fit(u) && u.formation != Formation::kMarchColumn; }
+bool may_charge(const Unit& u) { return in_field(u) && u.formation != Formation::kMarchColumn; }
 
 // The unit's whole front rank as one rectangle: its front arc is the unit's.
 OrientedRect front_of(const Unit& u) {
@@ -468,7 +465,7 @@ void execute_charges(GameState& s, Dice& dice, std::vector<Event>& ev) {
     for (const Charge& ch : charges) {
       if (ch.target != t) continue;
       const Unit& u = s.units[at(ch.unit)];
-      if (!fit(u)) continue;
+      if (!in_field(u)) continue;
       // From behind the target's flank: outside its front arc where it began.
       const bool flank = t.kind == Target::Kind::kUnit ? !in_front_arc(s.units[at(t.index)], footprint(u))
                                                        : !rect_in_front_arc(footprint(s.guns[at(t.index)]), footprint(u).front(), kArcDeg);
@@ -506,7 +503,7 @@ void execute_after_combat(GameState& s, const std::vector<Answer>& answers, Dice
     for (const Answer& x : answers) {
       if (x.decision_id == decision) option = x.option;
     }
-    if (!fit(s.units[at(a.unit)])) {
+    if (!in_field(s.units[at(a.unit)])) {
       continue;
     } else if (option == kRetire) {
       fall_back(s, a.unit, FallBack::kRetire, dice, ev);
@@ -516,7 +513,7 @@ void execute_after_combat(GameState& s, const std::vector<Answer>& answers, Dice
       take_position(s, a.unit, a.enemy, ev);
     } else if (option == kRide2 || option == kRide3) {
       ride_through(s, a.unit, option == kRide3 ? 3 : 2, dice, ev);
-    } else if (fit(s.units[at(a.unit)])) {
+    } else if (in_field(s.units[at(a.unit)])) {
       ev.push_back(event_of(s, "after_combat", {s.units[at(a.unit)].id}, {Target::Kind::kUnit, a.unit},
                             ref(s.units[at(a.unit)].id) + " remains in place."));
     }
@@ -593,7 +590,7 @@ std::vector<Decision> combat_pending(const GameState& s, const SightTable& sight
         if (c.target.kind != Target::Kind::kUnit || std::find(done.begin(), done.end(), c.target) != done.end()) continue;
         done.push_back(c.target);
         const Unit& u = s.units[at(c.target.index)];
-        if (!fit(u)) continue;
+        if (!in_field(u)) continue;
         Decision d;
         d.id = std::string(kResponsePrefix) + u.id;
         d.seat = seat_of(s, u);
@@ -616,7 +613,7 @@ std::vector<Decision> combat_pending(const GameState& s, const SightTable& sight
     case CombatStage::kAfterCombat:
       for (const AfterCombat& a : s.after_combat) {
         const Unit& u = s.units[at(a.unit)];
-        if (!fit(u)) continue;
+        if (!in_field(u)) continue;
         Decision d;
         d.id = std::string(kAfterCombatPrefix) + u.id;
         d.seat = seat_of(s, u);

@@ -24,8 +24,6 @@ constexpr double kSameFacingDeg = 10;     // a continuous line faces one way (K5
 constexpr double kFollowFacingDeg = 45;   // a supporting unit faces roughly as its lead (K5)
 constexpr std::string_view kNoActions = "none";
 
-bool in_field(const Unit& u) { return !u.destroyed && !u.routing && !u.retiring; }
-
 std::string signed_number(int n) { return n > 0 ? "+" + std::to_string(n) : std::to_string(n); }
 
 // The leaders over a unit: its brigadier, its wing's general, its marshal.
@@ -62,13 +60,6 @@ double seen_enemy_distance(const GameState& s, const SightTable& sight, const Le
   double best = std::numeric_limits<double>::infinity();
   for (Target t : seen_enemies(s, sight, seat_of(s, l), l.side)) best = std::min(best, group_gap(stand, target_bases(s, t)));
   return best;
-}
-
-Index unit_named(const GameState& s, std::string_view id) {
-  for (std::size_t i = 0; i < s.units.size(); ++i) {
-    if (s.units[i].id == id) return static_cast<Index>(i);
-  }
-  return kNone;
 }
 
 Index leader_of(const GameState& s, std::string_view decision_id) {
@@ -125,9 +116,10 @@ Result<Acted> carry_out(const GameState& s, const SightTable& sight, Index self,
     }
     if (i < steps.size() && steps[i].action == "attach") {
       if (l.attached_to != kNone) return reject("attached", who + " is attached: he detaches before he attaches again.");
-      const Index u = unit_named(s, steps[i].target);
+      const Target named = target_named(s, steps[i].target);
+      const Index u = named.index;
       // The same words for a unit of another command as for a made-up id.
-      if (u == kNone || !commands(s, self, s.units[at(u)]) || s.units[at(u)].destroyed) {
+      if (named.kind != Target::Kind::kUnit || !commands(s, self, s.units[at(u)]) || s.units[at(u)].destroyed) {
         return reject("not_commanded", "\"" + steps[i].target + "\" is not a unit " + who + " commands.");
       }
       l.position = behind(s.units[at(u)]);

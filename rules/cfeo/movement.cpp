@@ -248,7 +248,7 @@ std::vector<Decision> movement_pending(const GameState& s) {
   for (const Unit& u : s.units) {
     // Routing and retiring units make no ordered move (RULINGS C7), nor do
     // units steadied or bound by their control test (RULINGS K6, K7).
-    if (!is_acting(s, u.side) || u.destroyed || u.routing || u.retiring || !free_to_move(u)) continue;
+    if (!is_acting(s, u.side) || !in_field(u) || !free_to_move(u)) continue;
     if (!s.move_orders) {
       if (!tactical(s, u)) continue;
       Decision d;

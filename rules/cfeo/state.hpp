@@ -80,6 +80,9 @@ struct Unit {
   friend bool operator==(const Unit&, const Unit&) = default;
 };
 
+// A unit still in the fight: not destroyed, routing or retiring.
+inline bool in_field(const Unit& unit) { return !unit.destroyed && !unit.routing && !unit.retiring; }
+
 // A piece a shot or an order names: a unit or a gun (kNone: none).
 struct Target {
   enum class Kind : std::uint8_t { kNone, kUnit, kGun };
